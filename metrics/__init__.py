@@ -1,0 +1,15 @@
+"""Partition Lab's measures of a clustering against gold classes.
+
+>>> import metrics
+>>> t = metrics.Contingency.from_labels([0, 0, 1, 1], [0, 0, 1, 2])
+>>> round(metrics.evaluate(t, ["v_measure"])["v_measure"], 4)
+0.8
+"""
+
+from .contingency import Contingency, pair_counts
+from .registry import FAMILIES, MEASURES, Measure, evaluate
+
+# Importing the family modules fills the registry, in this (display) order.
+from . import information, matching, pairs, elementwise  # noqa: E402,F401  isort: skip
+
+__all__ = ["Contingency", "pair_counts", "evaluate", "MEASURES", "Measure", "FAMILIES"]

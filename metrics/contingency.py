@@ -1,0 +1,469 @@
+"""The contingency table and the quantities every measure shares.
+
+Orientation: rows are gold classes C, columns are clusters K. Cell ``n_ij`` is the
+number (or, for ambiguous data, the mass) of items of class i in cluster j.
+
+A :class:`Contingency` keeps only its non-zero cells (coordinate form), so a table
+with 10^5 clusters and 10^3 classes costs memory proportional to its non-zero cells,
+never to their product. Everything a measure reads — marginals, entropies, pair
+sums, per-row and per-column maxima — is computed once, on first use, and cached.
+
+Exactness: integer tables keep integer counts; the pair sums ``Σ C(x, 2)`` are exact
+Python integers (no int64 overflow even for cells of 10^12).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from scipy.special import xlogy
+
+__all__ = ["Contingency", "pair_counts"]
+
+# Above this many cells a dense bincount costs more than it saves: go sparse.
+_DENSE_CELLS = 1 << 22
+# Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
+_INT64_SAFE_TOTAL = 1 << 31
+
+
+def _as_1d_labels(labels, name: str) -> np.ndarray:
+    if isinstance(labels, (pd.Series, pd.Index)):
+        arr = labels.to_numpy()
+    elif isinstance(labels, np.ndarray):
+        arr = labels
+    elif isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise ValueError(f"{name} must be a 1-D sequence of labels, got {type(labels).__name__}")
+    else:
+        labels = list(labels)
+        if any(isinstance(x, (list, tuple, set, dict, np.ndarray)) for x in labels):
+            raise ValueError(
+                f"{name} must be 1-D: it contains nested sequences "
+                "(for items with several labels use Contingency.from_memberships)"
+            )
+        arr = np.empty(len(labels), dtype=object)
+        arr[:] = labels
+        # Let numpy pick a compact dtype when every label is a plain number.
+        if len(labels) and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in labels):
+            try:
+                arr = np.asarray(labels, dtype=np.int64)
+            except OverflowError:
+                pass
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    return arr
+
+
+def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..k-1 and the k distinct labels (codes may skip unused values).
+
+    Compact non-negative integers are their own codes (no pass over the data beyond
+    min/max); anything else goes through a hash factorization, never a sort.
+    """
+    if arr.dtype.kind in "iu" and arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo >= 0 and hi < 2 * arr.size + 1024:
+            return arr.astype(np.int64, copy=False), np.arange(hi + 1)
+    if arr.dtype.kind == "b":
+        return arr.astype(np.int64), np.array([False, True])
+    codes, uniques = pd.factorize(arr, use_na_sentinel=True)
+    if arr.size and codes.min() < 0:
+        missing = np.flatnonzero(codes < 0)
+        raise ValueError(
+            f"{name} has {missing.size} missing label(s) (NaN/None), first at position "
+            f"{int(missing[0])}: drop or fill them first"
+        )
+    return codes.astype(np.int64, copy=False), np.asarray(uniques, dtype=object)
+
+
+def _exact_sum_comb2(values: np.ndarray):
+    """Σ C(x, 2) over ``values``: an exact int for integer input, a float otherwise."""
+    if values.size == 0:
+        return 0
+    if values.dtype.kind == "f":
+        return float(np.sum(values * (values - 1.0)) / 2.0)
+    # Σ C(x, 2) ≤ C(Σx, 2): int64 is exact whenever (Σx)² < 2**63.
+    total = int(values.sum(dtype=object)) if values.dtype == object else int(values.astype(np.float64).sum())
+    if total < _INT64_SAFE_TOTAL:
+        v = values.astype(np.int64)
+        return int(np.sum(v * (v - 1) // 2))
+    v = values.astype(object)
+    return int(sum(v * (v - 1) // 2))
+
+
+class Contingency:
+    """A class-by-cluster contingency table with its shared quantities cached.
+
+    Build one with :meth:`from_labels`, :meth:`from_table` or :meth:`from_memberships`.
+    Empty rows and columns are dropped: they change no measure.
+
+    Attributes read by the measures (all cached on first use):
+    ``n``, ``row_sums`` (class sizes ``a_i``), ``col_sums`` (cluster sizes ``b_j``),
+    ``h_c``, ``h_k``, ``h_ck`` (entropies in nats), ``mi``, ``pair_sums``,
+    ``row_max_sum`` (Σ_i max_j n_ij), ``col_max_sum`` (Σ_j max_i n_ij).
+    """
+
+    __slots__ = ("rows", "cols", "values", "row_labels", "col_labels", "__dict__")
+
+    def __init__(self, rows, cols, values, row_labels, col_labels):
+        # Internal: callers use the from_* constructors, which validate.
+        self.rows = rows
+        self.cols = cols
+        self.values = values
+        self.row_labels = row_labels
+        self.col_labels = col_labels
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def _from_coo(cls, rows, cols, values, row_labels, col_labels) -> "Contingency":
+        """Drop zero cells and empty rows/columns, and relabel to 0..R-1, 0..C-1."""
+        keep = values != 0
+        if not keep.all():
+            rows, cols, values = rows[keep], cols[keep], values[keep]
+        rows, row_labels = _compact(rows, row_labels)
+        cols, col_labels = _compact(cols, col_labels)
+        return cls(rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False),
+                   values, np.asarray(row_labels, dtype=object), np.asarray(col_labels, dtype=object))
+
+    @classmethod
+    def from_labels(cls, labels_true, labels_pred) -> "Contingency":
+        """Table of two hard labelings of the same items (any hashable labels).
+
+        ``labels_true`` gives each item's gold class, ``labels_pred`` its cluster.
+        Raises ``ValueError`` on empty or mismatched input, non-1-D input and
+        missing labels (NaN/None).
+        """
+        t = _as_1d_labels(labels_true, "labels_true")
+        p = _as_1d_labels(labels_pred, "labels_pred")
+        if t.size != p.size:
+            raise ValueError(
+                f"labels_true and labels_pred must have the same length, got {t.size} and {p.size}"
+            )
+        if t.size == 0:
+            raise ValueError("empty input: labels_true and labels_pred hold no items")
+        tc, tu = _factorize(t, "labels_true")
+        pc, pu = _factorize(p, "labels_pred")
+        n_r, n_c = len(tu), len(pu)
+        cells = n_r * n_c
+        if cells <= max(_DENSE_CELLS, t.size):
+            dense = np.bincount(tc * n_c + pc, minlength=cells)
+            flat = np.flatnonzero(dense)
+            rows, cols, vals = flat // n_c, flat % n_c, dense[flat]
+        else:
+            keys, uniq = pd.factorize(tc * n_c + pc, sort=False)
+            vals = np.bincount(keys)
+            rows, cols = uniq // n_c, uniq % n_c
+        return cls._from_coo(rows, cols, vals.astype(np.int64), tu, pu)
+
+    @classmethod
+    def from_table(cls, table, row_labels=None, col_labels=None) -> "Contingency":
+        """Table from a 2-D array-like or DataFrame: rows gold classes, columns clusters.
+
+        Cells must be finite and non-negative; integer-valued tables stay integer
+        (exact pair counts), fractional ones (ambiguous data) are kept as floats.
+        A ``scipy.sparse`` matrix is accepted and never densified.
+        """
+        if isinstance(table, pd.DataFrame):
+            row_labels = list(table.index) if row_labels is None else row_labels
+            col_labels = list(table.columns) if col_labels is None else col_labels
+            table = table.to_numpy()
+        if sparse.issparse(table):
+            coo = sparse.coo_matrix(table)
+            shape = coo.shape
+            rows, cols, vals = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+            if vals.dtype.kind not in "iuf b":
+                raise ValueError(f"table cells must be numbers, got dtype {vals.dtype}")
+        else:
+            if isinstance(table, (list, tuple)) and table and all(isinstance(r, (list, tuple, np.ndarray)) for r in table):
+                lengths = {len(r) for r in table}
+                if len(lengths) > 1:
+                    raise ValueError(f"ragged table: rows have different lengths {sorted(lengths)}")
+            try:
+                arr = np.asarray(table)
+            except ValueError as exc:  # numpy refuses some ragged inputs outright
+                raise ValueError(f"table is not rectangular: {exc}") from None
+            if arr.dtype == object:
+                try:
+                    arr = arr.astype(np.float64)
+                except (TypeError, ValueError):
+                    raise ValueError("table cells must be numbers (found text or ragged rows)") from None
+            if arr.ndim != 2:
+                raise ValueError(f"table must be 2-D (rows = classes, columns = clusters), got {arr.ndim}-D")
+            if arr.dtype.kind not in "iufb":
+                raise ValueError(f"table cells must be numbers, got dtype {arr.dtype}")
+            if arr.size == 0:
+                raise ValueError(f"empty table of shape {arr.shape}")
+            shape = arr.shape
+            rows, cols = np.nonzero(arr)
+            vals = arr[rows, cols]
+            bad = None
+            if arr.dtype.kind == "f":
+                if np.isnan(arr).any():
+                    bad = "NaN"
+                elif np.isinf(arr).any():
+                    bad = "infinite"
+            if bad:
+                i, j = np.argwhere(~np.isfinite(arr))[0]
+                raise ValueError(f"table has {bad} cells, first at row {i}, column {j}")
+        vals = np.asarray(vals)
+        if vals.dtype.kind == "f" and not np.isfinite(vals).all():
+            raise ValueError("table has NaN or infinite cells")
+        if (vals < 0).any():
+            k = int(np.flatnonzero(vals < 0)[0])
+            raise ValueError(
+                f"table has negative cells, first at row {int(rows[k])}, column {int(cols[k])} ({vals[k]})"
+            )
+        vals = _normalize_counts(vals)
+        row_labels = list(range(shape[0])) if row_labels is None else list(row_labels)
+        col_labels = list(range(shape[1])) if col_labels is None else list(col_labels)
+        if len(row_labels) != shape[0] or len(col_labels) != shape[1]:
+            raise ValueError(
+                f"{len(row_labels)} row and {len(col_labels)} column labels for a {shape[0]}×{shape[1]} table"
+            )
+        return cls._from_coo(rows.astype(np.int64), cols.astype(np.int64), vals, row_labels, col_labels)
+
+    @classmethod
+    def from_memberships(cls, gold, clusters, mode: str = "fuzzy") -> "Contingency":
+        """Table for ambiguous data and soft clusterings (Utt et al. 2014).
+
+        ``gold[i]`` and ``clusters[i]`` give item i's classes and clusters: a single
+        label, a collection of labels, or a mapping label → weight.
+
+        ``mode="fuzzy"`` (Utt et al. §3, Tables 1–2): every item carries mass 1, split
+        over its gold classes (evenly, or in proportion to the given weights) and added
+        in full to every cluster it belongs to (times the cluster weight, 1 if none
+        given). ``mode="count"``: every (class, cluster) membership pair of an item
+        adds 1 — the "traditional" counting the paper compares against.
+        """
+        if mode not in ("fuzzy", "count"):
+            raise ValueError(f"mode must be 'fuzzy' or 'count', got {mode!r}")
+        gold, clusters = list(gold), list(clusters)
+        if len(gold) != len(clusters):
+            raise ValueError(f"gold and clusters must have the same length, got {len(gold)} and {len(clusters)}")
+        if not gold:
+            raise ValueError("empty input: gold and clusters hold no items")
+        cells: dict[tuple[Hashable, Hashable], float] = {}
+        for i, (g, k) in enumerate(zip(gold, clusters)):
+            gw, kw = _weights(g, "gold", i), _weights(k, "clusters", i)
+            if mode == "fuzzy":
+                total = sum(gw.values())
+                gw = {c: w / total for c, w in gw.items()}
+            else:
+                gw = dict.fromkeys(gw, 1.0)
+                kw = dict.fromkeys(kw, 1.0)
+            for c, wc in gw.items():
+                for q, wq in kw.items():
+                    cells[(c, q)] = cells.get((c, q), 0.0) + wc * wq
+        row_labels = list(dict.fromkeys(c for c, _ in cells))
+        col_labels = list(dict.fromkeys(q for _, q in cells))
+        r_index = {c: i for i, c in enumerate(row_labels)}
+        c_index = {q: j for j, q in enumerate(col_labels)}
+        rows = np.fromiter((r_index[c] for c, _ in cells), dtype=np.int64, count=len(cells))
+        cols = np.fromiter((c_index[q] for _, q in cells), dtype=np.int64, count=len(cells))
+        vals = _normalize_counts(np.fromiter(cells.values(), dtype=np.float64, count=len(cells)))
+        return cls._from_coo(rows, cols, vals, row_labels, col_labels)
+
+    # ------------------------------------------------------------------ views
+    @property
+    def T(self) -> "Contingency":
+        """The same table with the roles of classes and clusters swapped."""
+        return Contingency(self.cols, self.rows, self.values, self.col_labels, self.row_labels)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self.row_labels), len(self.col_labels))
+
+    @property
+    def is_integer(self) -> bool:
+        return self.values.dtype.kind in "iu"
+
+    @cached_property
+    def csr(self) -> sparse.csr_matrix:
+        return sparse.csr_matrix((self.values, (self.rows, self.cols)), shape=self.shape)
+
+    def to_dense(self) -> np.ndarray:
+        """The full table as an array (refuses tables of more than 10^8 cells)."""
+        if self.shape[0] * self.shape[1] > 10**8:
+            raise ValueError(f"table of shape {self.shape} is too large to densify")
+        out = np.zeros(self.shape, dtype=self.values.dtype)
+        out[self.rows, self.cols] = self.values
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.to_dense(), index=list(self.row_labels), columns=list(self.col_labels))
+
+    def __repr__(self) -> str:
+        return f"Contingency(classes={self.shape[0]}, clusters={self.shape[1]}, n={self.n})"
+
+    # ------------------------------------------------------------------ shared quantities
+    def memo(self, key: str, compute):
+        """``compute(self)`` once per table: for costly quantities that more than one
+        measure reads but that belong to a measure family (matching, E[I])."""
+        cache = self.__dict__.setdefault("_memo", {})
+        if key not in cache:
+            cache[key] = compute(self)
+        return cache[key]
+
+    @cached_property
+    def row_sums(self) -> np.ndarray:
+        """Class sizes a_i."""
+        return _group_sum(self.rows, self.values, self.shape[0])
+
+    @cached_property
+    def col_sums(self) -> np.ndarray:
+        """Cluster sizes b_j."""
+        return _group_sum(self.cols, self.values, self.shape[1])
+
+    @cached_property
+    def n(self):
+        """Number of items (total mass for fuzzy tables); a Python int or float."""
+        total = self.values.sum(dtype=object if self._huge else None)
+        return int(total) if self.is_integer else float(total)
+
+    @cached_property
+    def _huge(self) -> bool:
+        return self.is_integer and self.values.size > 0 and int(self.values.max()) * self.values.size >= (1 << 62)
+
+    @cached_property
+    def _log_n(self) -> float:
+        return math.log(self.n) if self.n > 0 else 0.0
+
+    def _entropy_of(self, counts: np.ndarray) -> float:
+        """Shannon entropy (nats) of the distribution counts / n, never negative."""
+        if self.n <= 0:
+            return 0.0
+        c = counts.astype(np.float64, copy=False)
+        h = self._log_n - float(np.sum(xlogy(c, c))) / float(self.n)
+        return max(h, 0.0)
+
+    @cached_property
+    def h_c(self) -> float:
+        """H(C): entropy of the classes, in nats."""
+        return self._entropy_of(self.row_sums)
+
+    @cached_property
+    def h_k(self) -> float:
+        """H(K): entropy of the clusters, in nats."""
+        return self._entropy_of(self.col_sums)
+
+    @cached_property
+    def h_ck(self) -> float:
+        """H(C, K): joint entropy, in nats (at least max(H(C), H(K)))."""
+        return max(self._entropy_of(self.values), self.h_c, self.h_k)
+
+    @cached_property
+    def mi(self) -> float:
+        """I(C; K) in nats, clipped to [0, min(H(C), H(K))] against rounding."""
+        if self.n <= 0:
+            return 0.0
+        # Σ p_ij log(p_ij / (p_i p_j)) term by term: more accurate than H(C)+H(K)-H(C,K)
+        # when the entropies are large and the information small.
+        v = self.values.astype(np.float64, copy=False)
+        a = self.row_sums.astype(np.float64, copy=False)[self.rows]
+        b = self.col_sums.astype(np.float64, copy=False)[self.cols]
+        n = float(self.n)
+        mi = float(np.sum(v * (np.log(v) + math.log(n) - np.log(a) - np.log(b)))) / n
+        return min(max(mi, 0.0), self.h_c, self.h_k)
+
+    @cached_property
+    def h_c_given_k(self) -> float:
+        """H(C|K) in nats."""
+        return max(self.h_c - self.mi, 0.0)
+
+    @cached_property
+    def h_k_given_c(self) -> float:
+        """H(K|C) in nats."""
+        return max(self.h_k - self.mi, 0.0)
+
+    @cached_property
+    def pair_sums(self) -> tuple:
+        """(m, m1, m2, M) = (Σ C(n_ij,2), Σ_i C(a_i,2), Σ_j C(b_j,2), C(n,2)).
+
+        Exact Python ints for integer tables; floats (x(x-1)/2) for fractional ones.
+        """
+        n = self.n
+        big_n = n * (n - 1) // 2 if self.is_integer else n * (n - 1) / 2
+        return (_exact_sum_comb2(self.values), _exact_sum_comb2(self.row_sums),
+                _exact_sum_comb2(self.col_sums), big_n)
+
+    @cached_property
+    def row_max_sum(self):
+        """Σ_i max_j n_ij: each class's best cluster (inverse purity · n)."""
+        return _sum_of_group_max(self.rows, self.values, self.shape[0])
+
+    @cached_property
+    def col_max_sum(self):
+        """Σ_j max_i n_ij: each cluster's majority class (purity · n)."""
+        return _sum_of_group_max(self.cols, self.values, self.shape[1])
+
+
+def _compact(index: np.ndarray, labels):
+    """Renumber ``index`` to 0..k-1 over the values in use, keeping their labels.
+
+    A bincount instead of np.unique: linear time, no sort."""
+    labels = np.asarray(labels, dtype=object) if not isinstance(labels, np.ndarray) else labels
+    if index.size == 0:
+        return index, labels[:0]
+    present = np.bincount(index, minlength=len(labels)) > 0
+    if present.all():
+        return index, labels
+    new_index = np.cumsum(present) - 1
+    return new_index[index], labels[present]
+
+
+def _weights(entry, name: str, i: int) -> dict:
+    if isinstance(entry, Mapping):
+        w = {k: float(v) for k, v in entry.items() if v}
+        if any((not math.isfinite(v)) or v < 0 for v in w.values()):
+            raise ValueError(f"{name}[{i}] has a negative or non-finite weight")
+    elif isinstance(entry, (str, bytes)) or not isinstance(entry, Iterable):
+        w = {entry: 1.0}
+    else:
+        w = dict.fromkeys(entry, 1.0)
+    if not w:
+        raise ValueError(f"{name}[{i}] is empty: every item needs at least one label")
+    if any(k is None or (isinstance(k, float) and math.isnan(k)) for k in w):
+        raise ValueError(f"{name}[{i}] has a missing label (NaN/None)")
+    return w
+
+
+def _normalize_counts(vals: np.ndarray) -> np.ndarray:
+    """Integer-valued cells become int64 (or stay Python-int objects when huge)."""
+    if vals.dtype.kind == "b":
+        return vals.astype(np.int64)
+    if vals.dtype.kind in "iu":
+        return vals.astype(np.int64)
+    if vals.dtype.kind == "f" and vals.size and np.all(vals == np.floor(vals)) and vals.max() < 2**62:
+        return vals.astype(np.int64)
+    return vals.astype(np.float64)
+
+
+def _group_sum(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    if values.dtype.kind == "f":
+        return np.bincount(index, weights=values, minlength=size)
+    out = np.zeros(size, dtype=np.int64)
+    if values.size and int(values.max()) * values.size < (1 << 53):
+        # bincount adds in float64, exact below 2**53.
+        return np.bincount(index, weights=values, minlength=size).astype(np.int64)
+    np.add.at(out, index, values)
+    return out
+
+
+def _sum_of_group_max(index: np.ndarray, values: np.ndarray, size: int):
+    if values.size == 0:
+        return 0
+    best = np.zeros(size, dtype=values.dtype)
+    np.maximum.at(best, index, values)
+    total = best.sum(dtype=object) if values.dtype.kind in "iu" else best.sum()
+    return int(total) if values.dtype.kind in "iu" else float(total)
+
+
+def pair_counts(t: Contingency) -> tuple:
+    """(N11, N10, N01, N00): item pairs together in both; in the same class only; in
+    the same cluster only; apart in both. Exact Python ints for integer tables."""
+    m, m1, m2, big_n = t.pair_sums
+    return (m, m1 - m, m2 - m, big_n - m1 - m2 + m)

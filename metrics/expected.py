@@ -1,0 +1,86 @@
+"""Expected mutual information under the hypergeometric (permutation) model.
+
+E[I] = Σ_i Σ_j Σ_k (k/n) log(n k / (a_i b_j)) · P(k; a_i, b_j, n)        [VEB10, eq. 24a]
+
+with P the hypergeometric probability that a class of size a and a cluster of size
+b share k items, k from max(1, a+b−n) to min(a, b).
+
+Why this is fast (scikit-learn's loop takes about a minute for 10^6 labels in
+1000 × 1000 classes × clusters):
+
+* The inner sum depends on (a_i, b_j) only through their values, so it is computed
+  once per *distinct* pair of sizes and weighted by how often that pair occurs.
+* k is summed only where P(k) can matter. The hypergeometric distribution is
+  dominated by the binomial in convex order (Hoeffding 1963, Thm. 4), so
+  Bernstein's inequality bounds both tails: P(|X − μ| ≥ t) ≤ 2·10^-30 outside
+  the window computed in :func:`_window`. The dropped terms change the sum by
+  less than 10^-30 · log n, far below double precision: the result is exact to
+  rounding.
+* Everything is vectorized over (pair, k) in chunks of bounded memory.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import gammaln
+
+from .contingency import Contingency
+
+__all__ = ["expected_mutual_information"]
+
+_LOG_DELTA = 30 * math.log(10)  # tail mass ignored on each side: 1e-30
+_CHUNK_TERMS = 1 << 22
+
+
+def _window(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    lo = np.maximum(1, a + b - n)
+    hi = np.minimum(a, b)
+    mu = a * b / n
+    lower_t = np.sqrt(2 * _LOG_DELTA * mu)
+    upper_t = _LOG_DELTA / 3 + np.sqrt((_LOG_DELTA / 3) ** 2 + 2 * _LOG_DELTA * mu)
+    lo = np.maximum(lo, np.floor(mu - lower_t)).astype(np.int64)
+    hi = np.minimum(hi, np.ceil(mu + upper_t)).astype(np.int64)
+    return lo, hi
+
+
+def expected_mutual_information(t: Contingency) -> float:
+    """E[I(C;K)] in nats for the margins of ``t`` (integer tables only)."""
+    if not t.is_integer:
+        raise ValueError("expected mutual information needs integer counts (a hypergeometric model)")
+    n = int(t.n)
+    if n <= 1:
+        return 0.0
+    ua, ca = np.unique(t.row_sums, return_counts=True)
+    ub, cb = np.unique(t.col_sums, return_counts=True)
+    a = np.repeat(ua, ub.size).astype(np.float64)
+    b = np.tile(ub, ua.size).astype(np.float64)
+    mult = np.repeat(ca, ub.size).astype(np.float64) * np.tile(cb, ua.size)
+    lo, hi = _window(a, b, n)
+    length = np.maximum(hi - lo + 1, 0)
+    keep = length > 0
+    a, b, mult, lo, length = a[keep], b[keep], mult[keep], lo[keep], length[keep]
+    # log P(k) = const(a, b) − lnΓ(k+1) − lnΓ(a−k+1) − lnΓ(b−k+1) − lnΓ(n−a−b+k+1)
+    const = (gammaln(a + 1) + gammaln(b + 1) + gammaln(n - a + 1) + gammaln(n - b + 1)
+             - gammaln(n + 1))
+    log_n = math.log(n)
+    total = 0.0
+    ends = np.cumsum(length)
+    start = 0
+    while start < a.size:
+        # A chunk of consecutive size pairs holding about _CHUNK_TERMS terms.
+        stop = int(np.searchsorted(ends, (ends[start - 1] if start else 0) + _CHUNK_TERMS, side="right"))
+        stop = max(stop, start + 1)
+        seg = slice(start, stop)
+        lens = length[seg]
+        pair = np.repeat(np.arange(stop - start), lens)
+        offsets = np.cumsum(lens) - lens
+        k = (lo[seg][pair] + np.arange(pair.size) - offsets[pair]).astype(np.float64)
+        aa, bb = a[seg][pair], b[seg][pair]
+        log_p = (const[seg][pair] - gammaln(k + 1) - gammaln(aa - k + 1) - gammaln(bb - k + 1)
+                 - gammaln(n - aa - bb + k + 1))
+        term = (k / n) * (log_n + np.log(k) - np.log(aa) - np.log(bb)) * np.exp(log_p)
+        total += float(np.sum(term * mult[seg][pair]))
+        start = stop
+    return total

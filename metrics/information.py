@@ -1,0 +1,281 @@
+"""Entropy-based measures.
+
+Notation: C the gold classes (rows), K the clusters (columns), n items,
+H(C), H(K), H(C,K) the entropies of the row, column and cell distributions,
+I(C;K) = H(C) + H(K) − H(C,K) the mutual information. The table computes these
+once (in nats); measures whose value carries a unit divide by log(log_base).
+
+References
+----------
+[RH07] Rosenberg & Hirschberg (2007), V-Measure: a conditional entropy-based
+       external cluster evaluation measure. EMNLP-CoNLL.
+[RR09] Reichart & Rappoport (2009), The NVI clustering evaluation measure. CoNLL.
+[Dom01] Dom (2001), An information-theoretic external cluster-validity measure. IBM RJ 10219.
+[Wu09] Wu, Xiong & Chen (2009), Adapting the right measures for K-means clustering. KDD.
+[Utt14] Utt, Springorum, Köper & Schulte im Walde (2014), Fuzzy V-Measure. LREC.
+[VEB10] Vinh, Epps & Bailey (2010), Information theoretic measures for clusterings
+        comparison. JMLR 11.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import gammaln
+
+from .contingency import Contingency
+from .expected import expected_mutual_information
+from .registry import register
+
+INF = math.inf
+
+
+def _unit(log_base: float) -> float:
+    return math.log(log_base)
+
+
+def homogeneity_completeness(t: Contingency) -> tuple[float, float]:
+    """(h, c) of [RH07] eqs. 1–2: h = 1 − H(C|K)/H(C), 1 when H(C) = 0;
+    c = 1 − H(K|C)/H(K), 1 when H(K) = 0."""
+    h = t.mi / t.h_c if t.h_c > 0 else 1.0
+    c = t.mi / t.h_k if t.h_k > 0 else 1.0
+    return h, c
+
+
+def _v_beta(h: float, c: float, beta: float) -> float:
+    denom = beta * h + c
+    return (1.0 + beta) * h * c / denom if denom > 0 else 0.0
+
+
+@register("homogeneity", name="Homogeneity", symbol="h", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, eq. 1",
+          formula=r"h = 1 - \frac{H(C\mid K)}{H(C)}\quad(1 \text{ if } H(C)=0)",
+          description="How far each cluster holds members of a single class.",
+          sklearn="homogeneity_score")
+def homogeneity(t, *, log_base, beta):
+    return homogeneity_completeness(t)[0]
+
+
+@register("completeness", name="Completeness", symbol="c", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, eq. 2",
+          formula=r"c = 1 - \frac{H(K\mid C)}{H(K)}\quad(1 \text{ if } H(K)=0)",
+          description="How far each class is kept whole inside a single cluster.",
+          sklearn="completeness_score")
+def completeness(t, *, log_base, beta):
+    return homogeneity_completeness(t)[1]
+
+
+@register("v_measure", name="V-measure", symbol="V_β", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, §2",
+          formula=r"V_\beta = \frac{(1+\beta)\,h\,c}{\beta h + c}",
+          description="Weighted harmonic mean of homogeneity and completeness (β > 1 favours completeness).",
+          symmetric=True, sklearn="v_measure_score")
+def v_measure(t, *, log_base, beta):
+    # Symmetric only for β = 1; the registry flag describes the default.
+    h, c = homogeneity_completeness(t)
+    return _v_beta(h, c, beta)
+
+
+@register("fuzzy_v_joint", name="V-measure, joint-entropy normalisation", symbol="V_β^joint",
+          family="information", direction="higher", bounds=(0.0, 1.0),
+          reference="Utt et al. 2014, eqs. 2–3 and footnote 1",
+          formula=r"h = 1 - \frac{H(C\mid K)}{H(C,K)},\ c = 1 - \frac{H(K\mid C)}{H(C,K)}",
+          description="V with homogeneity and completeness normalised by the joint entropy, "
+                      "as Utt et al. write it (their printed numbers use Rosenberg & Hirschberg's).",
+          symmetric=True)
+def fuzzy_v_joint(t, *, log_base, beta):
+    """V_β with h = 1 − H(C|K)/H(C,K) and c = 1 − H(K|C)/H(C,K) (1 when H(C,K) = 0).
+
+    Finding: Utt et al. (2014, eqs. 2–3, footnote 1) state this joint-entropy
+    normalisation as a correction of [RH07]. Their worked example (Tables 1–2) does
+    not follow it: with it the fuzzy table gives V = 0.419 and the counted table
+    0.406, whereas the paper prints .047 (fuzzy) and .014 (counted). The
+    printed values are reproduced by Rosenberg & Hirschberg's normalisation
+    (h = 1 − H(C|K)/H(C)), i.e. by ``v_measure`` on the same tables — so
+    ``v_measure`` is the one that reproduces the paper, and this key makes the
+    stated variant available for comparison. (Swapping the roles only swaps h
+    and c, so V_1 is unchanged by the orientation.)
+    """
+    if t.h_ck <= 0:
+        return 1.0
+    h = 1.0 - t.h_c_given_k / t.h_ck
+    c = 1.0 - t.h_k_given_c / t.h_ck
+    return _v_beta(h, c, beta)
+
+
+@register("mutual_info", name="Mutual information", symbol="I(C;K)", family="information",
+          direction="higher", bounds=(0.0, INF), reference="Wu et al. 2009, Table 1 (MI)",
+          formula=r"I(C;K) = \sum_{ij} p_{ij}\log\frac{p_{ij}}{p_i p_j}",
+          description="Information the clustering carries about the classes, in units of the log base.",
+          uses_log_base=True, symmetric=True, sklearn="mutual_info_score")
+def mutual_info(t, *, log_base, beta):
+    return t.mi / _unit(log_base)
+
+
+def _nmi(t: Contingency, normalizer: float) -> float:
+    # scikit-learn's convention: two trivial partitions (both entropies 0) agree
+    # perfectly; otherwise no shared information scores 0.
+    if t.h_c <= 0 and t.h_k <= 0:
+        return 1.0
+    if t.mi <= 0 or normalizer <= 0:
+        return 0.0
+    return t.mi / normalizer
+
+
+def _register_nmi(key, name, formula, average, sklearn_method):
+    @register(key, name=f"NMI ({name})", symbol=f"NMI_{name[:5]}", family="information",
+              direction="higher", bounds=(0.0, 1.0),
+              reference="Vinh, Epps & Bailey 2010, Table 2; scikit-learn normalized_mutual_info_score",
+              formula=formula,
+              description=f"Mutual information divided by the {name} of H(C) and H(K).",
+              symmetric=True,
+              sklearn=f"normalized_mutual_info_score:{sklearn_method}" if sklearn_method else None)
+    def nmi(t, *, log_base, beta):
+        return _nmi(t, average(t))
+
+    nmi.__name__ = key
+    return nmi
+
+
+_register_nmi("nmi_arithmetic", "arithmetic mean", r"\frac{2I}{H(C)+H(K)}",
+              lambda t: (t.h_c + t.h_k) / 2, "arithmetic")
+_register_nmi("nmi_geometric", "geometric mean", r"\frac{I}{\sqrt{H(C)H(K)}}",
+              lambda t: math.sqrt(t.h_c * t.h_k), "geometric")
+_register_nmi("nmi_min", "minimum", r"\frac{I}{\min(H(C),H(K))}", lambda t: min(t.h_c, t.h_k), "min")
+_register_nmi("nmi_max", "maximum", r"\frac{I}{\max(H(C),H(K))}", lambda t: max(t.h_c, t.h_k), "max")
+_register_nmi("nmi_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_ck, None)
+
+
+@register("ami", name="Adjusted mutual information", symbol="AMI", family="information",
+          direction="higher", bounds=(-1.0, 1.0),
+          reference="Vinh, Epps & Bailey 2010, eq. 24 (arithmetic mean)",
+          formula=r"\frac{I - E[I]}{\tfrac12(H(C)+H(K)) - E[I]}",
+          description="Mutual information corrected for chance under the hypergeometric model (0 = chance).",
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score")
+def ami(t, *, log_base, beta):
+    """AMI with the arithmetic-mean normaliser (scikit-learn's default).
+
+    The expected mutual information is exact (see :mod:`metrics.expected`). As in
+    scikit-learn, two trivial partitions score 1 and a vanishing denominator keeps
+    its sign at machine epsilon.
+    """
+    if t.h_c <= 0 and t.h_k <= 0:
+        return 1.0
+    emi = t.memo("expected_mi", expected_mutual_information)
+    denom = (t.h_c + t.h_k) / 2 - emi
+    eps = np.finfo(np.float64).eps
+    denom = min(denom, -eps) if denom < 0 else max(denom, eps)
+    return (t.mi - emi) / denom
+
+
+@register("vi", name="Variation of information", symbol="VI", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Meilă 2007; Rosenberg & Hirschberg 2007 §3; Wu et al. 2009 Table 1",
+          formula=r"VI = H(C\mid K) + H(K\mid C)",
+          description="Information lost and gained going from classes to clusters; a metric, in units of the log base.",
+          uses_log_base=True, symmetric=True)
+def vi(t, *, log_base, beta):
+    return (t.h_c_given_k + t.h_k_given_c) / _unit(log_base)
+
+
+@register("nvi", name="Normalized VI", symbol="NVI", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Reichart & Rappoport 2009, §4",
+          formula=r"NVI = \frac{VI}{H(C)}\quad(H(K) \text{ if } H(C)=0)",
+          description="VI divided by the class entropy: 0 perfect, 1 as bad as a single cluster.",
+          uses_log_base=True)
+def nvi(t, *, log_base, beta):
+    """NVI = VI/H(C); H(K) when H(C) = 0 ([RR09] §4), so it is 0 only for a perfect
+    match. The degenerate value is an entropy, hence in units of ``log_base``."""
+    if t.h_c <= 0:
+        return t.h_k / _unit(log_base)
+    return (t.h_c_given_k + t.h_k_given_c) / t.h_c
+
+
+@register("nvik", name="VI normalized by H(K)", symbol="NVIK", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Reichart & Rappoport 2009, §4 (H(K) normalization)",
+          formula=r"NVIK = \frac{VI}{H(K)}\quad(H(C) \text{ if } H(K)=0)",
+          description="VI divided by the cluster entropy; Reichart & Rappoport's rejected alternative to NVI.",
+          uses_log_base=True)
+def nvik(t, *, log_base, beta):
+    if t.h_k <= 0:
+        return t.h_c / _unit(log_base)
+    return (t.h_c_given_k + t.h_k_given_c) / t.h_k
+
+
+@register("vi_log_n", name="VI / log n", symbol="VI/log n", family="information", direction="lower",
+          bounds=(0.0, 1.0), reference="Meilă 2007; Rosenberg & Hirschberg 2007 §3",
+          formula=r"\frac{VI}{\log n}",
+          description="VI scaled into [0, 1] by its upper bound log n (no longer n-invariant).",
+          symmetric=True, n_invariant=False)
+def vi_log_n(t, *, log_base, beta):
+    if t.n <= 1:
+        return 0.0
+    return (t.h_c_given_k + t.h_k_given_c) / math.log(t.n)
+
+
+@register("vi_n", name="Normalized VI (Wu)", symbol="VI_n", family="information", direction="lower",
+          bounds=(0.0, 1.0), reference="Wu, Xiong & Chen 2009, Table 5 row 5, Lemma 4",
+          formula=r"VI_n = \frac{VI}{H(C)+H(K)} = 1 + \frac{2\,I(C;K)}{-H(C)-H(K)}",
+          description="VI divided by its tighter bound H(C)+H(K); VI_n + NMI_arithmetic = 1.",
+          symmetric=True)
+def vi_n(t, *, log_base, beta):
+    total = t.h_c + t.h_k
+    if total <= 0:
+        return 0.0
+    return 1.0 - 2.0 * t.mi / total
+
+
+@register("conditional_entropy", name="Conditional entropy", symbol="H(C|K)", family="information",
+          direction="lower", bounds=(0.0, INF), reference="Wu et al. 2009, Table 1 (E) and §3.4",
+          formula=r"H(C\mid K) = -\sum_{ij} p_{ij}\log\frac{p_{ij}}{p_j}",
+          description="Uncertainty left about the class once the cluster is known (Wu et al.'s entropy E).",
+          uses_log_base=True)
+def conditional_entropy(t, *, log_base, beta):
+    return t.h_c_given_k / _unit(log_base)
+
+
+@register("entropy", name="Entropy (Zhao–Karypis)", symbol="E", family="information", direction="lower",
+          bounds=(0.0, 1.0), reference="Zhao & Karypis 2001, as given by Rosenberg & Hirschberg 2007 §3",
+          formula=r"E = \sum_r \frac{n_r}{n}\Big(-\frac{1}{\log q}\sum_i \frac{n_{ir}}{n_r}\log\frac{n_{ir}}{n_r}\Big)",
+          description="Average class entropy inside the clusters, normalized by log of the number of classes.")
+def zk_entropy(t, *, log_base, beta):
+    """H(C|K) / log q with q the number of classes; 0 when q = 1."""
+    q = t.shape[0]
+    if q <= 1:
+        return 0.0
+    return t.h_c_given_k / math.log(q)
+
+
+def _model_cost(sizes: np.ndarray, n_classes: int, n) -> float:
+    """(1/n) Σ log C(s + |C| − 1, |C| − 1) in nats, through log-gamma so that
+    non-integer (fuzzy) sizes work too."""
+    if n <= 0 or n_classes <= 1:
+        return 0.0
+    s = np.asarray(sizes, dtype=np.float64)
+    k = n_classes - 1
+    logs = gammaln(s + k + 1) - gammaln(s + 1) - math.lgamma(k + 1)
+    return float(np.sum(logs)) / float(n)
+
+
+@register("q0", name="Dom's Q0", symbol="Q_0", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Dom 2001, §3; Rosenberg & Hirschberg 2007 §3",
+          formula=r"Q_0 = H(C\mid K) + \frac1n\sum_{k}\log\binom{h(k)+|C|-1}{|C|-1}",
+          description="Conditional entropy plus the cost of describing the clustering model (MDL).",
+          uses_log_base=True)
+def q0(t, *, log_base, beta):
+    """Q0 = H(C|K) + (1/n) Σ_k log C(h(k)+|C|−1, |C|−1), h(k) the cluster sizes,
+    |C| the number of (non-empty) classes. Dom reports bits (log_base=2)."""
+    return (t.h_c_given_k + _model_cost(t.col_sums, t.shape[0], t.n)) / _unit(log_base)
+
+
+@register("q2", name="Dom's Q2", symbol="Q_2", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Dom 2001, §3; Rosenberg & Hirschberg 2007 §3",
+          formula=r"Q_2 = \frac{\frac1n\sum_{c}\log\binom{h(c)+|C|-1}{|C|-1}}{Q_0}",
+          description="Q0 normalized into (0, 1]: the smallest possible Q0 (the classes themselves) over Q0.")
+def q2(t, *, log_base, beta):
+    """Q2 = [(1/n) Σ_c log C(h(c)+|C|−1, |C|−1)] / Q0: the numerator is Q0 of the
+    perfect clustering, so Q2 ∈ (0, 1]; 1 when Q0 = 0 (a single class)."""
+    q0_nats = t.h_c_given_k + _model_cost(t.col_sums, t.shape[0], t.n)
+    if q0_nats <= 0:
+        return 1.0
+    return _model_cost(t.row_sums, t.shape[0], t.n) / q0_nats

@@ -1,0 +1,208 @@
+"""Set-matching measures: each class or cluster is matched to its best counterpart.
+
+Notation: a_i class sizes (rows), b_j cluster sizes (columns), n items.
+
+References
+----------
+[RH07] Rosenberg & Hirschberg (2007), Fig. 1 (clustering F-measure) and §3.
+[Wu09] Wu, Xiong & Chen (2009), Table 1 rows 2, 3, 12–15; Table 5 rows 6–8; Procedure 1.
+[vD00] van Dongen (2000), Performance criteria for graph clustering and Markov
+       cluster experiments. CWI INS-R0012.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+from .contingency import Contingency
+from .registry import register
+
+# Dense assignment is fastest while the table is small; beyond this many cells the
+# sparse matcher works on the non-zero cells only.
+_DENSE_MATCHING_CELLS = 1 << 20
+
+
+def _frac(x, n) -> float:
+    return float(x) / float(n) if n > 0 else 1.0
+
+
+@register("purity", name="Purity", symbol="P", family="matching", direction="higher", bounds=(0.0, 1.0),
+          reference="Zhao & Karypis 2001; Wu et al. 2009 Table 1 row 2",
+          formula=r"P = \frac1n\sum_j \max_i n_{ij}",
+          description="Fraction of items in their cluster's majority class.")
+def purity(t, *, log_base, beta):
+    return _frac(t.col_max_sum, t.n)
+
+
+@register("inverse_purity", name="Inverse purity", symbol="IP", family="matching", direction="higher",
+          bounds=(0.0, 1.0), reference="Amigó et al. 2009 (inverse purity)",
+          formula=r"IP = \frac1n\sum_i \max_j n_{ij}",
+          description="Fraction of items in their class's largest cluster.")
+def inverse_purity(t, *, log_base, beta):
+    return _frac(t.row_max_sum, t.n)
+
+
+@register("micro_avg_precision", name="Micro-average precision", symbol="MAP", family="matching",
+          direction="higher", bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 1 row 14",
+          formula=r"MAP = \sum_j p_j \max_i \frac{p_{ij}}{p_j}",
+          description="Majority-class precision averaged over items; equal to purity (Wu et al. §5.3).")
+def micro_avg_precision(t, *, log_base, beta):
+    # Σ_j p_j max_i (p_ij / p_j) = Σ_j max_i p_ij: Wu et al.'s Table 1 form, which they
+    # note is purity itself.
+    return _frac(t.col_max_sum, t.n)
+
+
+@register("goodman_kruskal", name="Goodman–Kruskal coefficient", symbol="GK", family="matching",
+          direction="lower", bounds=(0.0, 1.0), reference="Goodman & Kruskal 1954; Wu et al. 2009 Table 1 row 15",
+          formula=r"GK = \sum_j p_j \Big(1 - \max_i \frac{p_{ij}}{p_j}\Big)",
+          description="Error of predicting each item's class by its cluster's majority: 1 − purity.")
+def goodman_kruskal(t, *, log_base, beta):
+    return 1.0 - _frac(t.col_max_sum, t.n)
+
+
+def _best_f_per_class(t: Contingency) -> np.ndarray:
+    """max_j F(c_i, k_j) = max_j 2 n_ij / (a_i + b_j) for every class i."""
+    a = t.row_sums.astype(np.float64)
+    b = t.col_sums.astype(np.float64)
+    f = 2.0 * t.values.astype(np.float64) / (a[t.rows] + b[t.cols])
+    best = np.zeros(t.shape[0])
+    np.maximum.at(best, t.rows, f)
+    return best
+
+
+def f_measure_value(t: Contingency) -> float:
+    return t.memo("f_measure", _f_measure)
+
+
+def _f_measure(t: Contingency) -> float:
+    if t.n <= 0:
+        return 1.0
+    a = t.row_sums.astype(np.float64)
+    return float(np.dot(a, _best_f_per_class(t))) / float(t.n)
+
+
+@register("f_measure", name="Clustering F-measure", symbol="F", family="matching", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, Fig. 1; Wu et al. 2009 Table 1 row 3",
+          formula=r"F = \sum_i \frac{a_i}{n}\max_j \frac{2 n_{ij}}{a_i + b_j}",
+          description="Each class scored by the F1 of its best cluster, weighted by class size.")
+def f_measure(t, *, log_base, beta):
+    return f_measure_value(t)
+
+
+def f_lower_bound(t: Contingency) -> float:
+    """F_− of Wu et al.'s Procedure 1, a lower bound of F for the given margins.
+
+    Wu's cluster index i is our column, their class index j our row: n* is the
+    largest cluster; class sizes are sorted ascending and filled greedily with n*
+    items; F_− = (2/n) Σ_j a_j / (1 + n*/n_[j]), n* being the *original* largest
+    cluster size in the denominator (step 7 reads max_i n_i, not the running n*).
+    """
+    n = float(t.n)
+    if n <= 0:
+        return 1.0
+    largest = float(t.col_sums.max())
+    remaining = largest
+    total = 0.0
+    for size in np.sort(t.row_sums.astype(np.float64)):
+        take = min(remaining, size)
+        total += take / (1.0 + largest / size)
+        remaining -= take
+        if remaining <= 0:
+            break
+    return 2.0 * total / n
+
+
+@register("f_n", name="Normalized F-measure (Wu)", symbol="F_n", family="matching", direction="higher",
+          bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 5 row 7, Procedure 1, Lemma 6",
+          formula=r"F_n = \frac{F - F_-}{1 - F_-}",
+          description="F-measure rescaled between Wu's lower bound F_− (Procedure 1) and 1.")
+def f_n(t, *, log_base, beta):
+    lower = f_lower_bound(t)
+    if lower >= 1.0:
+        return 1.0  # F ≥ F_− = 1 forces F = 1: a perfect table.
+    return (f_measure_value(t) - lower) / (1.0 - lower)
+
+
+def matched_mass(t: Contingency):
+    """max over one-to-one class→cluster maps σ of Σ n_{i,σ(i)} (unmatched allowed)."""
+    if t.values.size == 0:
+        return 0
+    n_r, n_c = t.shape
+    if n_r * n_c <= _DENSE_MATCHING_CELLS:
+        dense = t.to_dense()
+        r, c = linear_sum_assignment(dense, maximize=True)
+        return dense[r, c].sum()
+    # Sparse: only non-zero cells can add mass. Give every row a private dummy
+    # column so a full matching of the rows always exists; with edge cost
+    # (top + 1 − n_ij) for real cells and (top + 1) for dummies, a minimum-cost full
+    # matching is a maximum-mass matching.
+    rows, cols, vals = t.rows, t.cols, t.values
+    if n_r > n_c:
+        rows, cols, n_r, n_c = cols, rows, n_c, n_r
+    top = float(vals.max())
+    cost_real = top + 1.0 - vals.astype(np.float64)
+    dummy_rows = np.arange(n_r)
+    graph = sparse.csr_matrix(
+        (np.concatenate([cost_real, np.full(n_r, top + 1.0)]),
+         (np.concatenate([rows, dummy_rows]), np.concatenate([cols, n_c + dummy_rows]))),
+        shape=(n_r, n_c + n_r))
+    _, match = min_weight_full_bipartite_matching(graph)
+    real = match < n_c
+    cell = sparse.csr_matrix((vals, (rows, cols)), shape=(n_r, n_c))
+    picked = np.asarray(cell[np.flatnonzero(real), match[real]]).ravel()
+    return picked.sum()
+
+
+def classification_error_value(t: Contingency) -> float:
+    if t.n <= 0:
+        return 0.0
+    return 1.0 - float(t.memo("matched_mass", matched_mass)) / float(t.n)
+
+
+@register("classification_error", name="Classification error", symbol="ε", family="matching",
+          direction="lower", bounds=(0.0, 1.0), reference="Meilă & Heckerman 2001; Wu et al. 2009 Table 1 row 12",
+          formula=r"\varepsilon = 1 - \frac1n\max_\sigma \sum_j n_{\sigma(j),j}",
+          description="Misclassification rate under the best one-to-one mapping of classes to clusters.",
+          symmetric=True)
+def classification_error(t, *, log_base, beta):
+    return classification_error_value(t)
+
+
+@register("epsilon_n", name="Normalized classification error (Wu)", symbol="ε_n", family="matching",
+          direction="lower", bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 5 row 8, Lemma 7",
+          formula=r"\varepsilon_n = \frac{\varepsilon}{1 - 1/\max(K, K')}",
+          description="Classification error divided by its upper bound 1 − 1/max(#classes, #clusters).",
+          symmetric=True)
+def epsilon_n(t, *, log_base, beta):
+    k = max(t.shape)
+    if k <= 1:
+        return 0.0
+    return classification_error_value(t) / (1.0 - 1.0 / k)
+
+
+@register("van_dongen", name="van Dongen criterion", symbol="VD", family="matching", direction="lower",
+          bounds=(0.0, 1.0), reference="van Dongen 2000; Wu et al. 2009 Table 1 row 13",
+          formula=r"VD = \frac{2n - \sum_i \max_j n_{ij} - \sum_j \max_i n_{ij}}{2n}",
+          description="Items outside their class's best cluster plus outside their cluster's majority class, over 2n.",
+          symmetric=True)
+def van_dongen(t, *, log_base, beta):
+    if t.n <= 0:
+        return 0.0
+    return float(2 * t.n - t.row_max_sum - t.col_max_sum) / float(2 * t.n)
+
+
+@register("vd_n", name="Normalized van Dongen (Wu)", symbol="VD_n", family="matching", direction="lower",
+          bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 5 row 6, Lemma 5",
+          formula=r"VD_n = \frac{2n - \sum_i \max_j n_{ij} - \sum_j \max_i n_{ij}}{2n - \max_i a_i - \max_j b_j}",
+          description="van Dongen divided by its tighter bound; Wu et al.'s recommended measure.",
+          symmetric=True)
+def vd_n(t, *, log_base, beta):
+    if t.n <= 0:
+        return 0.0
+    den = 2 * t.n - t.row_sums.max() - t.col_sums.max()
+    if den <= 0:
+        return 0.0  # one class and one cluster: nothing can be wrong.
+    return float(2 * t.n - t.row_max_sum - t.col_max_sum) / float(den)

@@ -1,0 +1,234 @@
+"""Pair-counting measures and Wu et al.'s normalized forms.
+
+Every measure here is a function of four pair sums, computed once per table:
+
+    m  = Σ_ij C(n_ij, 2)   pairs together in both partitions   (N11)
+    m1 = Σ_i  C(a_i, 2)    pairs in the same class             (N11 + N10)
+    m2 = Σ_j  C(b_j, 2)    pairs in the same cluster           (N11 + N01)
+    M  = C(n, 2)           all pairs
+
+For integer tables these are exact Python integers, so the combinations below are
+exact until the final division (n = 10^9 and cells of 10^12 included).
+
+Degenerate tables: when a formula is 0/0 the two partitions are either identical in
+their pairs (N10 = N01 = 0: the best value) or not (the chance value 0). This is
+scikit-learn's rule for ARI, applied uniformly.
+
+References
+----------
+[Wu09] Wu, Xiong & Chen (2009), Adapting the right measures for K-means clustering,
+       Tables 1 and 5.
+[HA85] Hubert & Arabie (1985), Comparing partitions. J. Classification 2.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .contingency import Contingency
+from .registry import register
+
+INF = math.inf
+
+
+def _sums(t: Contingency):
+    return t.pair_sums
+
+
+def _identical_pairs(m, m1, m2) -> bool:
+    return m1 == m and m2 == m
+
+
+def _ratio(num, den, m, m1, m2) -> float:
+    """num/den; at 0/0 the best value 1 for pair-identical partitions, else 0."""
+    if den == 0:
+        return 1.0 if _identical_pairs(m, m1, m2) else 0.0
+    return num / den
+
+
+@register("rand", name="Rand index", symbol="R", family="pairs", direction="higher", bounds=(0.0, 1.0),
+          reference="Rand 1971; Wu et al. 2009 Table 1 row 6",
+          formula=r"R = \frac{M - m_1 - m_2 + 2m}{M}",
+          description="Fraction of item pairs on which the two partitions agree (together or apart).",
+          symmetric=True, sklearn="rand_score")
+def rand(t, *, log_base, beta):
+    m, m1, m2, big_m = _sums(t)
+    if big_m == 0:
+        return 1.0
+    return (big_m - m1 - m2 + 2 * m) / big_m
+
+
+def _ari(t) -> float:
+    m, m1, m2, big_m = _sums(t)
+    if _identical_pairs(m, m1, m2):
+        return 1.0
+    # (m − m1·m2/M) / ((m1 + m2)/2 − m1·m2/M), multiplied through by 2M to stay in
+    # integers until the last step.
+    num = 2 * (m * big_m - m1 * m2)
+    den = (m1 + m2) * big_m - 2 * m1 * m2
+    return _ratio(num, den, m, m1, m2)
+
+
+@register("ari", name="Adjusted Rand index", symbol="ARI", family="pairs", direction="higher",
+          bounds=(-1.0, 1.0), reference="Hubert & Arabie 1985",
+          formula=r"ARI = \frac{m - m_1 m_2/M}{\tfrac12(m_1+m_2) - m_1 m_2/M}",
+          description="Rand index corrected for chance under fixed margins (0 = chance, 1 = identical).",
+          symmetric=True, n_invariant=False, sklearn="adjusted_rand_score")
+def ari(t, *, log_base, beta):
+    return _ari(t)
+
+
+@register("r_n", name="Normalized Rand (Wu)", symbol="R_n", family="pairs", direction="higher",
+          bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 5 row 1",
+          formula=r"R_n = \frac{m - m_1 m_2/M}{m_1/2 + m_2/2 - m_1 m_2/M}",
+          description="Rand normalized by its hypergeometric expectation; algebraically Hubert & Arabie's ARI, "
+                      "and equal to Wu's normalized Γ' (Proposition 1).",
+          symmetric=True, n_invariant=False)
+def r_n(t, *, log_base, beta):
+    return _ari(t)
+
+
+@register("mirkin", name="Mirkin metric", symbol="M", family="pairs", direction="lower",
+          bounds=(0.0, INF), reference="Mirkin 1996; Wu et al. 2009 Table 1 row 16",
+          formula=r"M = \sum_i a_i^2 + \sum_j b_j^2 - 2\sum_{ij} n_{ij}^2",
+          description="Twice the number of disagreeing pairs; M / 2C(n,2) + R = 1.",
+          symmetric=True, n_invariant=False)
+def mirkin(t, *, log_base, beta):
+    m, m1, m2, _ = _sums(t)
+    # Σx² = 2·C(x,2) + Σx and the three Σx equal n, so M = 2(m1 + m2 − 2m).
+    return 2 * (m1 + m2 - 2 * m)
+
+
+@register("jaccard", name="Jaccard coefficient", symbol="J", family="pairs", direction="higher",
+          bounds=(0.0, 1.0), reference="Milligan et al. 1983; Wu et al. 2009 Table 1 row 7",
+          formula=r"J = \frac{m}{m_1 + m_2 - m}",
+          description="Pairs together in both over pairs together in either.",
+          symmetric=True)
+def jaccard(t, *, log_base, beta):
+    m, m1, m2, _ = _sums(t)
+    return _ratio(m, m1 + m2 - m, m, m1, m2)
+
+
+@register("fowlkes_mallows", name="Fowlkes–Mallows index", symbol="FM", family="pairs",
+          direction="higher", bounds=(0.0, 1.0),
+          reference="Fowlkes & Mallows 1983; Wu et al. 2009 Table 1 row 8",
+          formula=r"FM = \frac{m}{\sqrt{m_1 m_2}}",
+          description="Geometric mean of pair precision and pair recall.",
+          symmetric=True, sklearn="fowlkes_mallows_score")
+def fowlkes_mallows(t, *, log_base, beta):
+    """m/√(m1·m2). Where m1·m2 = 0: 1 if neither partition joins any pair (identical
+    all-singleton partitions), else 0. (scikit-learn returns 0 in the first case too.)"""
+    m, m1, m2, _ = _sums(t)
+    if m1 == 0 or m2 == 0:
+        return 1.0 if m1 == m2 == 0 else 0.0
+    # √(m/m1)·√(m/m2) rather than m/√(m1 m2): no overflow of m1·m2 as a float.
+    return math.sqrt(m / m1) * math.sqrt(m / m2)
+
+
+def _gamma(t) -> float:
+    m, m1, m2, big_m = _sums(t)
+    den_sq = m1 * m2 * (big_m - m1) * (big_m - m2)
+    if den_sq == 0:
+        return 1.0 if _identical_pairs(m, m1, m2) else 0.0
+    num = m * big_m - m1 * m2  # exact for integer tables
+    # Product of square roots: the 4-fold product itself could overflow a float.
+    root = math.sqrt(m1) * math.sqrt(m2) * math.sqrt(big_m - m1) * math.sqrt(big_m - m2)
+    return num / root
+
+
+@register("hubert_gamma", name="Hubert Γ statistic", symbol="Γ", family="pairs", direction="higher",
+          bounds=(-1.0, 1.0), reference="Hubert & Schultz 1976; Wu et al. 2009 Table 1 row 9",
+          formula=r"\Gamma = \frac{M m - m_1 m_2}{\sqrt{m_1 m_2 (M-m_1)(M-m_2)}}",
+          description="Correlation between the two partitions' same-group indicators over all pairs.",
+          symmetric=True, n_invariant=False)
+def hubert_gamma(t, *, log_base, beta):
+    return _gamma(t)
+
+
+@register("gamma_n", name="Normalized Hubert Γ (Wu)", symbol="Γ_n", family="pairs", direction="higher",
+          bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 5 row 4, Prop. 1",
+          formula=r"\Gamma_n = \frac{mM - m_1 m_2}{\sqrt{m_1 m_2 (M-m_1)(M-m_2)}}",
+          description="Γ normalized by its expectation; Wu's Proposition 1: Γ_n = Γ.",
+          symmetric=True, n_invariant=False)
+def gamma_n(t, *, log_base, beta):
+    # Table 5 row 4 is literally Table 1 row 9: Γ already has expectation 0 and
+    # maximum 1, so (Γ − E Γ)/(1 − E Γ) = Γ.
+    return _gamma(t)
+
+
+@register("hubert_gamma_prime", name="Hubert Γ' statistic", symbol="Γ'", family="pairs",
+          direction="higher", bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 1 row 10",
+          formula=r"\Gamma' = \frac{M - 2m_1 - 2m_2 + 4m}{M} = 2R - 1",
+          description="Agreements minus disagreements over all pairs: 2R − 1.",
+          symmetric=True, n_invariant=False)
+def hubert_gamma_prime(t, *, log_base, beta):
+    # The extracted Table 1 lost this row's formula; Table 4 confirms Γ' = 2R − 1
+    # (Table 3's clustering I: R = 0.732, Γ' = 0.464).
+    m, m1, m2, big_m = _sums(t)
+    if big_m == 0:
+        return 1.0
+    return (big_m - 2 * m1 - 2 * m2 + 4 * m) / big_m
+
+
+@register("minkowski", name="Minkowski score", symbol="MS", family="pairs", direction="lower",
+          bounds=(0.0, INF), reference="Ben-Hur & Guyon 2003; Wu et al. 2009 Table 1 row 11",
+          formula=r"MS = \sqrt{\frac{m_1 + m_2 - 2m}{m_1}}",
+          description="Disagreeing pairs relative to the pairs the gold classes join, under a square root.")
+def minkowski(t, *, log_base, beta):
+    """√((m1 + m2 − 2m)/m1), normalized by the gold classes' pairs m1.
+
+    When no two items share a class (m1 = 0): 0 if the clustering joins none either,
+    else +∞ (every joined pair is an error relative to an empty reference)."""
+    m, m1, m2, _ = _sums(t)
+    disagreements = m1 + m2 - 2 * m
+    if m1 == 0:
+        return 0.0 if disagreements == 0 else INF
+    return math.sqrt(disagreements / m1)
+
+
+def _j_prime_n(t) -> float:
+    # Wu's Table 5 row 2: (m1 + m2 − 2m)/(m1 + m2 − 2 m1 m2/M), which is 1 − R_n.
+    m, m1, m2, big_m = _sums(t)
+    if _identical_pairs(m, m1, m2):
+        return 0.0
+    num = (m1 + m2 - 2 * m) * big_m
+    den = (m1 + m2) * big_m - 2 * m1 * m2
+    if den == 0:
+        return 1.0
+    return num / den
+
+
+@register("j_prime_n", name="Normalized J' (Wu)", symbol="J'_n", family="pairs", direction="lower",
+          bounds=(0.0, 2.0), reference="Wu et al. 2009, Table 5 row 2 (J' = (1−J)/(1+J))",
+          formula=r"J'_n = \frac{m_1 + m_2 - 2m}{m_1 + m_2 - 2 m_1 m_2/M}",
+          description="Jaccard's equivalent J' normalized by its expectation: 0 perfect, 1 chance (= 1 − R_n).",
+          symmetric=True, n_invariant=False)
+def j_prime_n(t, *, log_base, beta):
+    return _j_prime_n(t)
+
+
+@register("ms_prime_n", name="Normalized MS' (Wu)", symbol="MS'_n", family="pairs", direction="lower",
+          bounds=(0.0, 2.0), reference="Wu et al. 2009, Table 5 row 2 (MS' = MS²)",
+          formula=r"MS'_n = \frac{m_1 + m_2 - 2m}{m_1 + m_2 - 2 m_1 m_2/M}",
+          description="Minkowski's equivalent MS² normalized by its expectation; same formula as J'_n.",
+          symmetric=True, n_invariant=False)
+def ms_prime_n(t, *, log_base, beta):
+    return _j_prime_n(t)
+
+
+@register("fm_n", name="Normalized Fowlkes–Mallows (Wu)", symbol="FM_n", family="pairs",
+          direction="higher", bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 5 row 3",
+          formula=r"FM_n = \frac{m - m_1 m_2/M}{\sqrt{m_1 m_2} - m_1 m_2/M}",
+          description="Fowlkes–Mallows normalized by its hypergeometric expectation (0 = chance).",
+          symmetric=True, n_invariant=False)
+def fm_n(t, *, log_base, beta):
+    m, m1, m2, big_m = _sums(t)
+    if _identical_pairs(m, m1, m2):
+        return 1.0
+    if big_m == 0 or m1 == 0 or m2 == 0:
+        return 0.0
+    expected = m1 * m2 / big_m
+    den = math.sqrt(m1) * math.sqrt(m2) - expected
+    if den <= 0:
+        return 0.0
+    return (m - expected) / den

@@ -1,0 +1,134 @@
+"""The one registry of measures: everything that lists, computes or charts measures
+reads :data:`MEASURES`.
+
+Adding a measure is one function decorated with :func:`register` in the module of
+its family, one entry is made by that decorator, plus its tests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .contingency import Contingency
+
+__all__ = ["Measure", "MEASURES", "FAMILIES", "register", "evaluate"]
+
+FAMILIES = {
+    "information": "Information-theoretic",
+    "matching": "Set matching",
+    "pairs": "Pair counting",
+    "elementwise": "Element-wise (BCubed)",
+}
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A registered measure.
+
+    ``direction`` is ``"higher"`` or ``"lower"`` (which values are better);
+    ``bounds`` is the closed range values are clipped to (``math.inf`` where
+    unbounded); ``uses_log_base`` marks values that change with the unit of
+    information (nats, bits); ``symmetric`` says whether swapping classes and
+    clusters leaves the value unchanged; ``n_invariant`` whether multiplying every
+    cell by λ does.
+    """
+
+    key: str
+    name: str
+    symbol: str
+    family: str
+    direction: str
+    bounds: tuple[float, float]
+    reference: str
+    formula: str
+    description: str
+    func: Callable = field(repr=False, compare=False)
+    uses_log_base: bool = False
+    symmetric: bool = False
+    n_invariant: bool = True
+    sklearn: str | None = None
+
+    def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
+        if not isinstance(t, Contingency):
+            raise TypeError(
+                f"{self.key} takes a metrics.Contingency, got {type(t).__name__}; "
+                "build one with Contingency.from_labels or Contingency.from_table"
+            )
+        _check_log_base(log_base)
+        _check_beta(beta)
+        value = float(self.func(t, log_base=log_base, beta=beta))
+        lo, hi = self.bounds
+        # Rounding must never push a value out of its declared range (no NMI of 1+ε).
+        return min(max(value, lo), hi)
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.direction == "higher"
+
+    @property
+    def range_text(self) -> str:
+        lo, hi = self.bounds
+
+        def fmt(x):
+            return "∞" if x == math.inf else "−∞" if x == -math.inf else f"{x:g}"
+
+        return f"[{fmt(lo)}, {fmt(hi)}]".replace("[−∞", "(−∞").replace("∞]", "∞)")
+
+
+MEASURES: dict[str, Measure] = {}
+
+
+def register(key: str, *, name: str, symbol: str, family: str, direction: str,
+             bounds: tuple[float, float], reference: str, formula: str, description: str,
+             uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
+             sklearn: str | None = None):
+    """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}")
+    if direction not in ("higher", "lower"):
+        raise ValueError(f"direction must be 'higher' or 'lower', got {direction!r}")
+
+    def deco(func):
+        if key in MEASURES:
+            raise ValueError(f"measure {key!r} registered twice")
+        MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
+                                description, func, uses_log_base, symmetric, n_invariant, sklearn)
+        return func
+
+    return deco
+
+
+def _check_log_base(log_base) -> None:
+    if not (isinstance(log_base, (int, float)) and math.isfinite(log_base) and log_base > 0 and log_base != 1):
+        raise ValueError(f"log_base must be a positive number other than 1, got {log_base!r}")
+
+
+def _check_beta(beta) -> None:
+    if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+
+
+def resolve(measures: Iterable[str] | str | None) -> list[Measure]:
+    """The Measure objects for ``measures`` (all when None); KeyError names unknown keys."""
+    if measures is None:
+        return list(MEASURES.values())
+    if isinstance(measures, str):
+        measures = [measures]
+    keys = list(measures)
+    unknown = [k for k in keys if k not in MEASURES]
+    if unknown:
+        raise KeyError(f"unknown measure key(s) {unknown}; known keys: {', '.join(MEASURES)}")
+    return [MEASURES[k] for k in keys]
+
+
+def evaluate(t: Contingency, measures: Iterable[str] | str | None = None, *,
+             log_base: float = math.e, beta: float = 1.0) -> dict[str, float]:
+    """Every measure (or the named ones) of table ``t``, as ``{key: value}``.
+
+    The table's shared quantities are computed once and reused by every measure.
+    ``log_base`` sets the unit of the unnormalized information measures (e for nats,
+    2 for bits); ``beta`` weighs completeness against homogeneity in V_β.
+    """
+    return {m.key: m(t, log_base=log_base, beta=beta) for m in resolve(measures)}
