@@ -11,5 +11,7 @@ from .registry import FAMILIES, MEASURES, Measure, evaluate
 
 # Importing the family modules fills the registry, in this (display) order.
 from . import information, matching, pairs, elementwise  # noqa: E402,F401  isort: skip
+from .batch import TableBatch, evaluate_batch  # noqa: E402
 
-__all__ = ["Contingency", "pair_counts", "evaluate", "MEASURES", "Measure", "FAMILIES"]
+__all__ = ["Contingency", "pair_counts", "evaluate", "evaluate_batch", "TableBatch", "MEASURES",
+           "Measure", "FAMILIES"]

@@ -95,7 +95,35 @@ def _exact_sum_comb2(values: np.ndarray):
     return int(sum(v * (v - 1) // 2))
 
 
-class Contingency:
+class TableStats:
+    """What every measure reads, shared by one table (:class:`Contingency`, Python
+    numbers) and a batch of tables (:class:`metrics.batch.TableBatch`, arrays).
+
+    Subclasses provide n, row_sums, col_sums, h_c, h_k, h_ck, mi, pair_sums,
+    row_max_sum, col_max_sum, n_classes, n_clusters and the cell-level helpers
+    (cell_values, cell_class_sizes, cell_cluster_sizes, row_max, row_total, cell_total).
+    """
+
+    def memo(self, key: str, compute):
+        """``compute(self)`` once per table: for costly quantities that more than one
+        measure reads but that belong to a measure family (matching, E[I])."""
+        cache = self.__dict__.setdefault("_memo", {})
+        if key not in cache:
+            cache[key] = compute(self)
+        return cache[key]
+
+    @cached_property
+    def h_c_given_k(self):
+        """H(C|K) in nats."""
+        return np.maximum(self.h_c - self.mi, 0.0)
+
+    @cached_property
+    def h_k_given_c(self):
+        """H(K|C) in nats."""
+        return np.maximum(self.h_k - self.mi, 0.0)
+
+
+class Contingency(TableStats):
     """A class-by-cluster contingency table with its shared quantities cached.
 
     Build one with :meth:`from_labels`, :meth:`from_table` or :meth:`from_memberships`.
@@ -106,8 +134,6 @@ class Contingency:
     ``h_c``, ``h_k``, ``h_ck`` (entropies in nats), ``mi``, ``pair_sums``,
     ``row_max_sum`` (Σ_i max_j n_ij), ``col_max_sum`` (Σ_j max_i n_ij).
     """
-
-    __slots__ = ("rows", "cols", "values", "row_labels", "col_labels", "__dict__")
 
     def __init__(self, rows, cols, values, row_labels, col_labels):
         # Internal: callers use the from_* constructors, which validate.
@@ -300,13 +326,13 @@ class Contingency:
         return f"Contingency(classes={self.shape[0]}, clusters={self.shape[1]}, n={self.n})"
 
     # ------------------------------------------------------------------ shared quantities
-    def memo(self, key: str, compute):
-        """``compute(self)`` once per table: for costly quantities that more than one
-        measure reads but that belong to a measure family (matching, E[I])."""
-        cache = self.__dict__.setdefault("_memo", {})
-        if key not in cache:
-            cache[key] = compute(self)
-        return cache[key]
+    @property
+    def n_classes(self) -> int:
+        return self.shape[0]
+
+    @property
+    def n_clusters(self) -> int:
+        return self.shape[1]
 
     @cached_property
     def row_sums(self) -> np.ndarray:
@@ -329,55 +355,51 @@ class Contingency:
         return self.is_integer and self.values.size > 0 and int(self.values.max()) * self.values.size >= (1 << 62)
 
     @cached_property
-    def _log_n(self) -> float:
+    def log_n(self) -> float:
         return math.log(self.n) if self.n > 0 else 0.0
 
-    def _entropy_of(self, counts: np.ndarray) -> float:
-        """Shannon entropy (nats) of the distribution counts / n, never negative."""
+    @staticmethod
+    def _sum_xlogx(counts: np.ndarray) -> float:
+        c = counts.astype(np.float64, copy=False)
+        return float(np.sum(xlogy(c, c)))
+
+    @cached_property
+    def _xlogx(self) -> tuple[float, float, float]:
+        """Σ x log x over class sizes, cluster sizes and cells: the one pass over the
+        cells that all four entropies share."""
+        return (self._sum_xlogx(self.row_sums), self._sum_xlogx(self.col_sums),
+                self._sum_xlogx(self.values))
+
+    def _entropy(self, sum_xlogx: float) -> float:
+        """H = log n − (1/n) Σ x log x, in nats, never negative."""
         if self.n <= 0:
             return 0.0
-        c = counts.astype(np.float64, copy=False)
-        h = self._log_n - float(np.sum(xlogy(c, c))) / float(self.n)
-        return max(h, 0.0)
+        return max(self.log_n - sum_xlogx / float(self.n), 0.0)
 
     @cached_property
     def h_c(self) -> float:
         """H(C): entropy of the classes, in nats."""
-        return self._entropy_of(self.row_sums)
+        return self._entropy(self._xlogx[0])
 
     @cached_property
     def h_k(self) -> float:
         """H(K): entropy of the clusters, in nats."""
-        return self._entropy_of(self.col_sums)
+        return self._entropy(self._xlogx[1])
 
     @cached_property
     def h_ck(self) -> float:
         """H(C, K): joint entropy, in nats (at least max(H(C), H(K)))."""
-        return max(self._entropy_of(self.values), self.h_c, self.h_k)
+        return max(self._entropy(self._xlogx[2]), self.h_c, self.h_k)
 
     @cached_property
     def mi(self) -> float:
-        """I(C; K) in nats, clipped to [0, min(H(C), H(K))] against rounding."""
+        """I(C; K) = H(C) + H(K) − H(C, K) in nats, clipped to [0, min(H(C), H(K))]
+        so that rounding never gives h > 1 or a negative information."""
         if self.n <= 0:
             return 0.0
-        # Σ p_ij log(p_ij / (p_i p_j)) term by term: more accurate than H(C)+H(K)-H(C,K)
-        # when the entropies are large and the information small.
-        v = self.values.astype(np.float64, copy=False)
-        a = self.row_sums.astype(np.float64, copy=False)[self.rows]
-        b = self.col_sums.astype(np.float64, copy=False)[self.cols]
-        n = float(self.n)
-        mi = float(np.sum(v * (np.log(v) + math.log(n) - np.log(a) - np.log(b)))) / n
+        rows, cols, cells = self._xlogx
+        mi = self.log_n + (cells - rows - cols) / float(self.n)
         return min(max(mi, 0.0), self.h_c, self.h_k)
-
-    @cached_property
-    def h_c_given_k(self) -> float:
-        """H(C|K) in nats."""
-        return max(self.h_c - self.mi, 0.0)
-
-    @cached_property
-    def h_k_given_c(self) -> float:
-        """H(K|C) in nats."""
-        return max(self.h_k - self.mi, 0.0)
 
     @cached_property
     def pair_sums(self) -> tuple:
@@ -399,6 +421,41 @@ class Contingency:
     def col_max_sum(self):
         """Σ_j max_i n_ij: each cluster's majority class (purity · n)."""
         return _sum_of_group_max(self.cols, self.values, self.shape[1])
+
+    @cached_property
+    def max_class_size(self):
+        return self.row_sums.max().item() if self.row_sums.size else 0
+
+    @cached_property
+    def max_cluster_size(self):
+        return self.col_sums.max().item() if self.col_sums.size else 0
+
+    # Cell-level helpers: per-cell arrays are aligned with ``values``.
+    @property
+    def cell_values(self) -> np.ndarray:
+        return self.values.astype(np.float64, copy=False)
+
+    @cached_property
+    def cell_class_sizes(self) -> np.ndarray:
+        return self.row_sums.astype(np.float64, copy=False)[self.rows]
+
+    @cached_property
+    def cell_cluster_sizes(self) -> np.ndarray:
+        return self.col_sums.astype(np.float64, copy=False)[self.cols]
+
+    def row_max(self, cell_array: np.ndarray) -> np.ndarray:
+        """Per class, the largest of a per-cell array (0 for rows with no cell)."""
+        best = np.zeros(self.shape[0])
+        np.maximum.at(best, self.rows, cell_array)
+        return best
+
+    @staticmethod
+    def row_total(row_array: np.ndarray) -> float:
+        return float(np.sum(row_array))
+
+    @staticmethod
+    def cell_total(cell_array: np.ndarray) -> float:
+        return float(np.sum(cell_array))
 
 
 def _compact(index: np.ndarray, labels):
@@ -437,7 +494,7 @@ def _normalize_counts(vals: np.ndarray) -> np.ndarray:
         return vals.astype(np.int64)
     if vals.dtype.kind in "iu":
         return vals.astype(np.int64)
-    if vals.dtype.kind == "f" and vals.size and np.all(vals == np.floor(vals)) and vals.max() < 2**62:
+    if vals.dtype.kind == "f" and (vals.size == 0 or (np.all(vals == np.floor(vals)) and vals.max() < 2**62)):
         return vals.astype(np.int64)
     return vals.astype(np.float64)
 

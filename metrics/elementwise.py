@@ -9,21 +9,19 @@ items. On the table: P = (1/n) Σ_ij n_ij² / b_j and R = (1/n) Σ_ij n_ij² / a
 
 from __future__ import annotations
 
-import numpy as np
-
-from .contingency import Contingency
+from ._arith import div
 from .registry import register
 
 
-def bcubed(t: Contingency) -> tuple[float, float]:
-    """(precision, recall); both 1 for an empty table."""
-    if t.n <= 0:
-        return 1.0, 1.0
-    v = t.values.astype(np.float64)
-    sq = v * v
-    n = float(t.n)
-    precision = float(np.sum(sq / t.col_sums.astype(np.float64)[t.cols])) / n
-    recall = float(np.sum(sq / t.row_sums.astype(np.float64)[t.rows])) / n
+def bcubed(t):
+    """(precision, recall); both 1 for an empty table. Computed once per table."""
+    return t.memo("bcubed", _bcubed)
+
+
+def _bcubed(t):
+    sq = t.cell_values * t.cell_values
+    precision = div(t.cell_total(div(sq, t.cell_cluster_sizes, 0.0)), t.n, 1.0)
+    recall = div(t.cell_total(div(sq, t.cell_class_sizes, 0.0)), t.n, 1.0)
     return precision, recall
 
 
@@ -49,4 +47,4 @@ def bcubed_recall(t, *, log_base, beta):
           description="Harmonic mean of BCubed precision and recall.", symmetric=True)
 def bcubed_f(t, *, log_base, beta):
     p, r = bcubed(t)
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+    return div(2 * p * r, p + r, 0.0)

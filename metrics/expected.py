@@ -49,6 +49,7 @@ def expected_mutual_information(t: Contingency) -> float:
     """E[I(C;K)] in nats for the margins of ``t`` (integer tables only)."""
     if not t.is_integer:
         raise ValueError("expected mutual information needs integer counts (a hypergeometric model)")
+    # Integer-valued float tables (a batch's rows) count as integer.
     n = int(t.n)
     if n <= 1:
         return 0.0

@@ -24,7 +24,8 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from .contingency import Contingency
+from ._arith import div, sqrt, where
+from .contingency import Contingency, TableStats
 from .expected import expected_mutual_information
 from .registry import register
 
@@ -35,17 +36,14 @@ def _unit(log_base: float) -> float:
     return math.log(log_base)
 
 
-def homogeneity_completeness(t: Contingency) -> tuple[float, float]:
+def homogeneity_completeness(t: TableStats):
     """(h, c) of [RH07] eqs. 1–2: h = 1 − H(C|K)/H(C), 1 when H(C) = 0;
-    c = 1 − H(K|C)/H(K), 1 when H(K) = 0."""
-    h = t.mi / t.h_c if t.h_c > 0 else 1.0
-    c = t.mi / t.h_k if t.h_k > 0 else 1.0
-    return h, c
+    c = 1 − H(K|C)/H(K), 1 when H(K) = 0. (I/H(C) = 1 − H(C|K)/H(C).)"""
+    return div(t.mi, t.h_c, 1.0), div(t.mi, t.h_k, 1.0)
 
 
-def _v_beta(h: float, c: float, beta: float) -> float:
-    denom = beta * h + c
-    return (1.0 + beta) * h * c / denom if denom > 0 else 0.0
+def _v_beta(h, c, beta: float):
+    return div((1.0 + beta) * h * c, beta * h + c, 0.0)
 
 
 @register("homogeneity", name="Homogeneity", symbol="h", family="information", direction="higher",
@@ -97,11 +95,9 @@ def fuzzy_v_joint(t, *, log_base, beta):
     stated variant available for comparison. (Swapping the roles only swaps h
     and c, so V_1 is unchanged by the orientation.)
     """
-    if t.h_ck <= 0:
-        return 1.0
-    h = 1.0 - t.h_c_given_k / t.h_ck
-    c = 1.0 - t.h_k_given_c / t.h_ck
-    return _v_beta(h, c, beta)
+    h = 1.0 - div(t.h_c_given_k, t.h_ck, 0.0)
+    c = 1.0 - div(t.h_k_given_c, t.h_ck, 0.0)
+    return _v_beta(h, c, beta)  # H(C,K) = 0 gives h = c = 1, hence 1.
 
 
 @register("mutual_info", name="Mutual information", symbol="I(C;K)", family="information",
@@ -113,14 +109,11 @@ def mutual_info(t, *, log_base, beta):
     return t.mi / _unit(log_base)
 
 
-def _nmi(t: Contingency, normalizer: float) -> float:
+def _nmi(t: TableStats, normalizer):
     # scikit-learn's convention: two trivial partitions (both entropies 0) agree
-    # perfectly; otherwise no shared information scores 0.
-    if t.h_c <= 0 and t.h_k <= 0:
-        return 1.0
-    if t.mi <= 0 or normalizer <= 0:
-        return 0.0
-    return t.mi / normalizer
+    # perfectly; otherwise no shared information scores 0 (I = 0 whenever the
+    # normalizer is 0 with one entropy positive).
+    return where(t.h_c + t.h_k <= 0, 1.0, div(t.mi, normalizer, 0.0))
 
 
 def _register_nmi(key, name, formula, average, sklearn_method):
@@ -141,9 +134,9 @@ def _register_nmi(key, name, formula, average, sklearn_method):
 _register_nmi("nmi_arithmetic", "arithmetic mean", r"\frac{2I}{H(C)+H(K)}",
               lambda t: (t.h_c + t.h_k) / 2, "arithmetic")
 _register_nmi("nmi_geometric", "geometric mean", r"\frac{I}{\sqrt{H(C)H(K)}}",
-              lambda t: math.sqrt(t.h_c * t.h_k), "geometric")
-_register_nmi("nmi_min", "minimum", r"\frac{I}{\min(H(C),H(K))}", lambda t: min(t.h_c, t.h_k), "min")
-_register_nmi("nmi_max", "maximum", r"\frac{I}{\max(H(C),H(K))}", lambda t: max(t.h_c, t.h_k), "max")
+              lambda t: sqrt(t.h_c * t.h_k), "geometric")
+_register_nmi("nmi_min", "minimum", r"\frac{I}{\min(H(C),H(K))}", lambda t: np.minimum(t.h_c, t.h_k), "min")
+_register_nmi("nmi_max", "maximum", r"\frac{I}{\max(H(C),H(K))}", lambda t: np.maximum(t.h_c, t.h_k), "max")
 _register_nmi("nmi_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_ck, None)
 
 
@@ -152,7 +145,8 @@ _register_nmi("nmi_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_c
           reference="Vinh, Epps & Bailey 2010, eq. 24 (arithmetic mean)",
           formula=r"\frac{I - E[I]}{\tfrac12(H(C)+H(K)) - E[I]}",
           description="Mutual information corrected for chance under the hypergeometric model (0 = chance).",
-          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score")
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score", vectorized=False,
+          integer_only=True)
 def ami(t, *, log_base, beta):
     """AMI with the arithmetic-mean normaliser (scikit-learn's default).
 
@@ -186,9 +180,7 @@ def vi(t, *, log_base, beta):
 def nvi(t, *, log_base, beta):
     """NVI = VI/H(C); H(K) when H(C) = 0 ([RR09] §4), so it is 0 only for a perfect
     match. The degenerate value is an entropy, hence in units of ``log_base``."""
-    if t.h_c <= 0:
-        return t.h_k / _unit(log_base)
-    return (t.h_c_given_k + t.h_k_given_c) / t.h_c
+    return where(t.h_c <= 0, t.h_k / _unit(log_base), div(t.h_c_given_k + t.h_k_given_c, t.h_c, 0.0))
 
 
 @register("nvik", name="VI normalized by H(K)", symbol="NVIK", family="information", direction="lower",
@@ -197,9 +189,7 @@ def nvi(t, *, log_base, beta):
           description="VI divided by the cluster entropy; Reichart & Rappoport's rejected alternative to NVI.",
           uses_log_base=True)
 def nvik(t, *, log_base, beta):
-    if t.h_k <= 0:
-        return t.h_c / _unit(log_base)
-    return (t.h_c_given_k + t.h_k_given_c) / t.h_k
+    return where(t.h_k <= 0, t.h_c / _unit(log_base), div(t.h_c_given_k + t.h_k_given_c, t.h_k, 0.0))
 
 
 @register("vi_log_n", name="VI / log n", symbol="VI/log n", family="information", direction="lower",
@@ -208,9 +198,7 @@ def nvik(t, *, log_base, beta):
           description="VI scaled into [0, 1] by its upper bound log n (no longer n-invariant).",
           symmetric=True, n_invariant=False)
 def vi_log_n(t, *, log_base, beta):
-    if t.n <= 1:
-        return 0.0
-    return (t.h_c_given_k + t.h_k_given_c) / math.log(t.n)
+    return div(t.h_c_given_k + t.h_k_given_c, t.log_n, 0.0)  # n ≤ 1: log n = 0, VI = 0
 
 
 @register("vi_n", name="Normalized VI (Wu)", symbol="VI_n", family="information", direction="lower",
@@ -219,10 +207,8 @@ def vi_log_n(t, *, log_base, beta):
           description="VI divided by its tighter bound H(C)+H(K); VI_n + NMI_arithmetic = 1.",
           symmetric=True)
 def vi_n(t, *, log_base, beta):
-    total = t.h_c + t.h_k
-    if total <= 0:
-        return 0.0
-    return 1.0 - 2.0 * t.mi / total
+    # Fallback 1 makes VI_n = 0 when H(C) + H(K) = 0 (two trivial partitions).
+    return 1.0 - div(2.0 * t.mi, t.h_c + t.h_k, 1.0)
 
 
 @register("conditional_entropy", name="Conditional entropy", symbol="H(C|K)", family="information",
@@ -240,21 +226,19 @@ def conditional_entropy(t, *, log_base, beta):
           description="Average class entropy inside the clusters, normalized by log of the number of classes.")
 def zk_entropy(t, *, log_base, beta):
     """H(C|K) / log q with q the number of classes; 0 when q = 1."""
-    q = t.shape[0]
-    if q <= 1:
-        return 0.0
-    return t.h_c_given_k / math.log(q)
+    return div(t.h_c_given_k, np.log(np.maximum(t.n_classes, 1)), 0.0)
 
 
-def _model_cost(sizes: np.ndarray, n_classes: int, n) -> float:
+def _model_cost(sizes: np.ndarray, n_classes, n):
     """(1/n) Σ log C(s + |C| − 1, |C| − 1) in nats, through log-gamma so that
-    non-integer (fuzzy) sizes work too."""
-    if n <= 0 or n_classes <= 1:
-        return 0.0
+    non-integer (fuzzy) sizes work too. Empty (padded) sizes add log C(k, k) = 0,
+    and a single class (k = 0) costs nothing."""
     s = np.asarray(sizes, dtype=np.float64)
-    k = n_classes - 1
-    logs = gammaln(s + k + 1) - gammaln(s + 1) - math.lgamma(k + 1)
-    return float(np.sum(logs)) / float(n)
+    k = np.asarray(n_classes, dtype=np.float64)[..., None] - 1.0
+    k = np.maximum(k, 0.0)
+    logs = gammaln(s + k + 1) - gammaln(s + 1) - gammaln(k + 1)
+    total = logs.sum(axis=-1)
+    return div(total if total.ndim else float(total), n, 0.0)
 
 
 @register("q0", name="Dom's Q0", symbol="Q_0", family="information", direction="lower",
@@ -265,7 +249,7 @@ def _model_cost(sizes: np.ndarray, n_classes: int, n) -> float:
 def q0(t, *, log_base, beta):
     """Q0 = H(C|K) + (1/n) Σ_k log C(h(k)+|C|−1, |C|−1), h(k) the cluster sizes,
     |C| the number of (non-empty) classes. Dom reports bits (log_base=2)."""
-    return (t.h_c_given_k + _model_cost(t.col_sums, t.shape[0], t.n)) / _unit(log_base)
+    return (t.h_c_given_k + _model_cost(t.col_sums, t.n_classes, t.n)) / _unit(log_base)
 
 
 @register("q2", name="Dom's Q2", symbol="Q_2", family="information", direction="higher",
@@ -275,7 +259,5 @@ def q0(t, *, log_base, beta):
 def q2(t, *, log_base, beta):
     """Q2 = [(1/n) Σ_c log C(h(c)+|C|−1, |C|−1)] / Q0: the numerator is Q0 of the
     perfect clustering, so Q2 ∈ (0, 1]; 1 when Q0 = 0 (a single class)."""
-    q0_nats = t.h_c_given_k + _model_cost(t.col_sums, t.shape[0], t.n)
-    if q0_nats <= 0:
-        return 1.0
-    return _model_cost(t.row_sums, t.shape[0], t.n) / q0_nats
+    q0_nats = t.h_c_given_k + _model_cost(t.col_sums, t.n_classes, t.n)
+    return div(_model_cost(t.row_sums, t.n_classes, t.n), q0_nats, 1.0)

@@ -17,6 +17,8 @@ from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
+from ._arith import div, where
+from .batch import TableBatch
 from .contingency import Contingency
 from .registry import register
 
@@ -25,8 +27,8 @@ from .registry import register
 _DENSE_MATCHING_CELLS = 1 << 20
 
 
-def _frac(x, n) -> float:
-    return float(x) / float(n) if n > 0 else 1.0
+def _frac(x, n):
+    return div(x, n, 1.0)  # an empty table is vacuously pure
 
 
 @register("purity", name="Purity", symbol="P", family="matching", direction="higher", bounds=(0.0, 1.0),
@@ -63,25 +65,15 @@ def goodman_kruskal(t, *, log_base, beta):
     return 1.0 - _frac(t.col_max_sum, t.n)
 
 
-def _best_f_per_class(t: Contingency) -> np.ndarray:
-    """max_j F(c_i, k_j) = max_j 2 n_ij / (a_i + b_j) for every class i."""
-    a = t.row_sums.astype(np.float64)
-    b = t.col_sums.astype(np.float64)
-    f = 2.0 * t.values.astype(np.float64) / (a[t.rows] + b[t.cols])
-    best = np.zeros(t.shape[0])
-    np.maximum.at(best, t.rows, f)
-    return best
-
-
-def f_measure_value(t: Contingency) -> float:
+def f_measure_value(t):
     return t.memo("f_measure", _f_measure)
 
 
-def _f_measure(t: Contingency) -> float:
-    if t.n <= 0:
-        return 1.0
-    a = t.row_sums.astype(np.float64)
-    return float(np.dot(a, _best_f_per_class(t))) / float(t.n)
+def _f_measure(t):
+    # F(c_i, k_j) = 2 n_ij / (a_i + b_j); each class keeps its best cluster.
+    f_cells = div(2.0 * t.cell_values, t.cell_class_sizes + t.cell_cluster_sizes, 0.0)
+    weighted = t.row_total(t.row_sums * t.row_max(f_cells))
+    return div(weighted, t.n, 1.0)
 
 
 @register("f_measure", name="Clustering F-measure", symbol="F", family="matching", direction="higher",
@@ -100,19 +92,14 @@ def f_lower_bound(t: Contingency) -> float:
     items; F_− = (2/n) Σ_j a_j / (1 + n*/n_[j]), n* being the *original* largest
     cluster size in the denominator (step 7 reads max_i n_i, not the running n*).
     """
-    n = float(t.n)
-    if n <= 0:
-        return 1.0
-    largest = float(t.col_sums.max())
-    remaining = largest
-    total = 0.0
-    for size in np.sort(t.row_sums.astype(np.float64)):
-        take = min(remaining, size)
-        total += take / (1.0 + largest / size)
-        remaining -= take
-        if remaining <= 0:
-            break
-    return 2.0 * total / n
+    sizes = np.sort(np.asarray(t.row_sums, dtype=np.float64), axis=-1)
+    largest = np.asarray(t.max_cluster_size, dtype=np.float64)[..., None]
+    # Greedy fill, smallest class first: class j takes min(its size, what is left).
+    filled_before = np.cumsum(sizes, axis=-1) - sizes
+    take = np.clip(largest - filled_before, 0.0, sizes)
+    terms = div(take * sizes, sizes + largest, 0.0)  # take / (1 + n*/size); empty rows add 0
+    total = terms.sum(axis=-1)
+    return div(2.0 * (total if total.ndim else float(total)), t.n, 1.0)
 
 
 @register("f_n", name="Normalized F-measure (Wu)", symbol="F_n", family="matching", direction="higher",
@@ -121,13 +108,19 @@ def f_lower_bound(t: Contingency) -> float:
           description="F-measure rescaled between Wu's lower bound F_− (Procedure 1) and 1.")
 def f_n(t, *, log_base, beta):
     lower = f_lower_bound(t)
-    if lower >= 1.0:
-        return 1.0  # F ≥ F_− = 1 forces F = 1: a perfect table.
-    return (f_measure_value(t) - lower) / (1.0 - lower)
+    # F ≥ F_− = 1 forces F = 1: a perfect table.
+    return where(lower >= 1.0, 1.0, div(f_measure_value(t) - lower, 1.0 - lower, 1.0))
 
 
-def matched_mass(t: Contingency):
+def matched_mass(t):
     """max over one-to-one class→cluster maps σ of Σ n_{i,σ(i)} (unmatched allowed)."""
+    if isinstance(t, TableBatch):
+        # Small padded tables: one dense assignment each (padding adds nothing).
+        out = np.empty(len(t))
+        for i, table in enumerate(t.tables):
+            r, c = linear_sum_assignment(table, maximize=True)
+            out[i] = table[r, c].sum()
+        return out
     if t.values.size == 0:
         return 0
     n_r, n_c = t.shape
@@ -156,10 +149,8 @@ def matched_mass(t: Contingency):
     return picked.sum()
 
 
-def classification_error_value(t: Contingency) -> float:
-    if t.n <= 0:
-        return 0.0
-    return 1.0 - float(t.memo("matched_mass", matched_mass)) / float(t.n)
+def classification_error_value(t):
+    return 1.0 - div(t.memo("matched_mass", matched_mass), t.n, 1.0)
 
 
 @register("classification_error", name="Classification error", symbol="ε", family="matching",
@@ -177,10 +168,8 @@ def classification_error(t, *, log_base, beta):
           description="Classification error divided by its upper bound 1 − 1/max(#classes, #clusters).",
           symmetric=True)
 def epsilon_n(t, *, log_base, beta):
-    k = max(t.shape)
-    if k <= 1:
-        return 0.0
-    return classification_error_value(t) / (1.0 - 1.0 / k)
+    k = np.maximum(np.maximum(t.n_classes, t.n_clusters), 1)
+    return div(classification_error_value(t), 1.0 - 1.0 / k, 0.0)  # k = 1: nothing to misclassify
 
 
 @register("van_dongen", name="van Dongen criterion", symbol="VD", family="matching", direction="lower",
@@ -189,9 +178,7 @@ def epsilon_n(t, *, log_base, beta):
           description="Items outside their class's best cluster plus outside their cluster's majority class, over 2n.",
           symmetric=True)
 def van_dongen(t, *, log_base, beta):
-    if t.n <= 0:
-        return 0.0
-    return float(2 * t.n - t.row_max_sum - t.col_max_sum) / float(2 * t.n)
+    return div(2 * t.n - t.row_max_sum - t.col_max_sum, 2 * t.n, 0.0)
 
 
 @register("vd_n", name="Normalized van Dongen (Wu)", symbol="VD_n", family="matching", direction="lower",
@@ -200,9 +187,6 @@ def van_dongen(t, *, log_base, beta):
           description="van Dongen divided by its tighter bound; Wu et al.'s recommended measure.",
           symmetric=True)
 def vd_n(t, *, log_base, beta):
-    if t.n <= 0:
-        return 0.0
-    den = 2 * t.n - t.row_sums.max() - t.col_sums.max()
-    if den <= 0:
-        return 0.0  # one class and one cluster: nothing can be wrong.
-    return float(2 * t.n - t.row_max_sum - t.col_max_sum) / float(den)
+    den = 2 * t.n - t.max_class_size - t.max_cluster_size
+    # den = 0 only for one class and one cluster (or n = 0): nothing can be wrong.
+    return div(2 * t.n - t.row_max_sum - t.col_max_sum, den, 0.0)

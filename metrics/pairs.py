@@ -25,25 +25,19 @@ from __future__ import annotations
 
 import math
 
-from .contingency import Contingency
+from ._arith import both, div, sqrt, where
 from .registry import register
 
 INF = math.inf
 
 
-def _sums(t: Contingency):
+def _sums(t):
     return t.pair_sums
 
 
-def _identical_pairs(m, m1, m2) -> bool:
-    return m1 == m and m2 == m
-
-
-def _ratio(num, den, m, m1, m2) -> float:
-    """num/den; at 0/0 the best value 1 for pair-identical partitions, else 0."""
-    if den == 0:
-        return 1.0 if _identical_pairs(m, m1, m2) else 0.0
-    return num / den
+def _identical_pairs(m, m1, m2):
+    """No pair is split by one partition and joined by the other (N10 = N01 = 0)."""
+    return both(m1 == m, m2 == m)
 
 
 @register("rand", name="Rand index", symbol="R", family="pairs", direction="higher", bounds=(0.0, 1.0),
@@ -53,20 +47,17 @@ def _ratio(num, den, m, m1, m2) -> float:
           symmetric=True, sklearn="rand_score")
 def rand(t, *, log_base, beta):
     m, m1, m2, big_m = _sums(t)
-    if big_m == 0:
-        return 1.0
-    return (big_m - m1 - m2 + 2 * m) / big_m
+    return div(big_m - m1 - m2 + 2 * m, big_m, 1.0)  # n ≤ 1: no pair to disagree on
 
 
-def _ari(t) -> float:
+def _ari(t):
     m, m1, m2, big_m = _sums(t)
-    if _identical_pairs(m, m1, m2):
-        return 1.0
     # (m − m1·m2/M) / ((m1 + m2)/2 − m1·m2/M), multiplied through by 2M to stay in
-    # integers until the last step.
+    # integers until the last step. The denominator vanishes only for pair-identical
+    # partitions, which score 1.
     num = 2 * (m * big_m - m1 * m2)
     den = (m1 + m2) * big_m - 2 * m1 * m2
-    return _ratio(num, den, m, m1, m2)
+    return where(_identical_pairs(m, m1, m2), 1.0, div(num, den, 0.0))
 
 
 @register("ari", name="Adjusted Rand index", symbol="ARI", family="pairs", direction="higher",
@@ -106,7 +97,7 @@ def mirkin(t, *, log_base, beta):
           symmetric=True)
 def jaccard(t, *, log_base, beta):
     m, m1, m2, _ = _sums(t)
-    return _ratio(m, m1 + m2 - m, m, m1, m2)
+    return div(m, m1 + m2 - m, 1.0)  # 0/0 only when neither partition joins a pair
 
 
 @register("fowlkes_mallows", name="Fowlkes–Mallows index", symbol="FM", family="pairs",
@@ -119,21 +110,20 @@ def fowlkes_mallows(t, *, log_base, beta):
     """m/√(m1·m2). Where m1·m2 = 0: 1 if neither partition joins any pair (identical
     all-singleton partitions), else 0. (scikit-learn returns 0 in the first case too.)"""
     m, m1, m2, _ = _sums(t)
-    if m1 == 0 or m2 == 0:
-        return 1.0 if m1 == m2 == 0 else 0.0
     # √(m/m1)·√(m/m2) rather than m/√(m1 m2): no overflow of m1·m2 as a float.
-    return math.sqrt(m / m1) * math.sqrt(m / m2)
+    # m1 = 0 or m2 = 0 forces m = 0, hence 0 — unless both are 0.
+    value = sqrt(div(m, m1, 0.0)) * sqrt(div(m, m2, 0.0))
+    return where(m1 + m2 == 0, 1.0, value)
 
 
-def _gamma(t) -> float:
+def _gamma(t):
     m, m1, m2, big_m = _sums(t)
-    den_sq = m1 * m2 * (big_m - m1) * (big_m - m2)
-    if den_sq == 0:
-        return 1.0 if _identical_pairs(m, m1, m2) else 0.0
     num = m * big_m - m1 * m2  # exact for integer tables
     # Product of square roots: the 4-fold product itself could overflow a float.
-    root = math.sqrt(m1) * math.sqrt(m2) * math.sqrt(big_m - m1) * math.sqrt(big_m - m2)
-    return num / root
+    root = sqrt(m1) * sqrt(m2) * sqrt(big_m - m1) * sqrt(big_m - m2)
+    # A constant same-group indicator (no pair joined, or all pairs joined) has no
+    # correlation: 1 if the other partition matches it, else 0.
+    return where(root == 0, where(_identical_pairs(m, m1, m2), 1.0, 0.0), div(num, root, 0.0))
 
 
 @register("hubert_gamma", name="Hubert Γ statistic", symbol="Γ", family="pairs", direction="higher",
@@ -165,9 +155,7 @@ def hubert_gamma_prime(t, *, log_base, beta):
     # The extracted Table 1 lost this row's formula; Table 4 confirms Γ' = 2R − 1
     # (Table 3's clustering I: R = 0.732, Γ' = 0.464).
     m, m1, m2, big_m = _sums(t)
-    if big_m == 0:
-        return 1.0
-    return (big_m - 2 * m1 - 2 * m2 + 4 * m) / big_m
+    return div(big_m - 2 * m1 - 2 * m2 + 4 * m, big_m, 1.0)
 
 
 @register("minkowski", name="Minkowski score", symbol="MS", family="pairs", direction="lower",
@@ -181,21 +169,16 @@ def minkowski(t, *, log_base, beta):
     else +∞ (every joined pair is an error relative to an empty reference)."""
     m, m1, m2, _ = _sums(t)
     disagreements = m1 + m2 - 2 * m
-    if m1 == 0:
-        return 0.0 if disagreements == 0 else INF
-    return math.sqrt(disagreements / m1)
+    empty_reference = where(disagreements == 0, 0.0, INF)
+    return where(m1 == 0, empty_reference, sqrt(div(disagreements, m1, 0.0)))
 
 
-def _j_prime_n(t) -> float:
+def _j_prime_n(t):
     # Wu's Table 5 row 2: (m1 + m2 − 2m)/(m1 + m2 − 2 m1 m2/M), which is 1 − R_n.
     m, m1, m2, big_m = _sums(t)
-    if _identical_pairs(m, m1, m2):
-        return 0.0
     num = (m1 + m2 - 2 * m) * big_m
     den = (m1 + m2) * big_m - 2 * m1 * m2
-    if den == 0:
-        return 1.0
-    return num / den
+    return where(_identical_pairs(m, m1, m2), 0.0, div(num, den, 1.0))
 
 
 @register("j_prime_n", name="Normalized J' (Wu)", symbol="J'_n", family="pairs", direction="lower",
@@ -223,12 +206,7 @@ def ms_prime_n(t, *, log_base, beta):
           symmetric=True, n_invariant=False)
 def fm_n(t, *, log_base, beta):
     m, m1, m2, big_m = _sums(t)
-    if _identical_pairs(m, m1, m2):
-        return 1.0
-    if big_m == 0 or m1 == 0 or m2 == 0:
-        return 0.0
-    expected = m1 * m2 / big_m
-    den = math.sqrt(m1) * math.sqrt(m2) - expected
-    if den <= 0:
-        return 0.0
-    return (m - expected) / den
+    expected = div(m1 * m2, big_m, 0.0)
+    den = sqrt(m1) * sqrt(m2) - expected
+    value = where(den > 0, div(m - expected, den, 0.0), 0.0)
+    return where(_identical_pairs(m, m1, m2), 1.0, value)

@@ -49,6 +49,8 @@ class Measure:
     symmetric: bool = False
     n_invariant: bool = True
     sklearn: str | None = None
+    vectorized: bool = True
+    integer_only: bool = False
 
     def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
         if not isinstance(t, Contingency):
@@ -58,6 +60,8 @@ class Measure:
             )
         _check_log_base(log_base)
         _check_beta(beta)
+        if self.integer_only and not t.is_integer:
+            raise ValueError(f"{self.key} is defined for integer counts only; this table has fractional cells")
         value = float(self.func(t, log_base=log_base, beta=beta))
         lo, hi = self.bounds
         # Rounding must never push a value out of its declared range (no NMI of 1+ε).
@@ -83,8 +87,12 @@ MEASURES: dict[str, Measure] = {}
 def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              bounds: tuple[float, float], reference: str, formula: str, description: str,
              uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
-             sklearn: str | None = None):
-    """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``."""
+             sklearn: str | None = None, vectorized: bool = True, integer_only: bool = False):
+    """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
+
+    ``func`` reads the shared quantities of ``t`` — a Contingency or, when
+    ``vectorized``, also a TableBatch — through the helpers of ``metrics._arith``.
+    """
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}")
     if direction not in ("higher", "lower"):
@@ -94,7 +102,8 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
         if key in MEASURES:
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
-                                description, func, uses_log_base, symmetric, n_invariant, sklearn)
+                                description, func, uses_log_base, symmetric, n_invariant, sklearn,
+                                vectorized, integer_only)
         return func
 
     return deco
@@ -110,10 +119,14 @@ def _check_beta(beta) -> None:
         raise ValueError(f"beta must be a positive finite number, got {beta!r}")
 
 
-def resolve(measures: Iterable[str] | str | None) -> list[Measure]:
-    """The Measure objects for ``measures`` (all when None); KeyError names unknown keys."""
+def resolve(measures: Iterable[str] | str | None, *, integer: bool = True) -> list[Measure]:
+    """The Measure objects for ``measures``; KeyError names unknown keys.
+
+    ``None`` means every measure that applies: all of them for integer tables, all
+    but the integer-only ones (AMI's hypergeometric model) for fractional tables.
+    """
     if measures is None:
-        return list(MEASURES.values())
+        return [m for m in MEASURES.values() if integer or not m.integer_only]
     if isinstance(measures, str):
         measures = [measures]
     keys = list(measures)
@@ -128,7 +141,12 @@ def evaluate(t: Contingency, measures: Iterable[str] | str | None = None, *,
     """Every measure (or the named ones) of table ``t``, as ``{key: value}``.
 
     The table's shared quantities are computed once and reused by every measure.
+    For fractional (ambiguous-data) tables, ``measures=None`` leaves out the
+    integer-only measures (AMI); naming one raises ``ValueError``.
     ``log_base`` sets the unit of the unnormalized information measures (e for nats,
     2 for bits); ``beta`` weighs completeness against homogeneity in V_β.
     """
-    return {m.key: m(t, log_base=log_base, beta=beta) for m in resolve(measures)}
+    if not isinstance(t, Contingency):
+        raise TypeError(f"evaluate takes a metrics.Contingency, got {type(t).__name__}; "
+                        "build one with Contingency.from_labels or Contingency.from_table")
+    return {m.key: m(t, log_base=log_base, beta=beta) for m in resolve(measures, integer=t.is_integer)}

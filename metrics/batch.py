@@ -1,0 +1,193 @@
+"""Many small tables at once: the shared quantities as arrays over a batch.
+
+Parameter sweeps and property grids evaluate tens of thousands of small tables.
+A :class:`TableBatch` stacks them into one (B, R, C) array (smaller tables padded
+with empty rows and columns, which change no measure) and computes every shared
+quantity as an array of length B, so each registered measure — written once, with
+the helpers of :mod:`metrics._arith` — runs vectorized over the batch.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+from scipy.special import xlogy
+
+from .contingency import Contingency, TableStats
+from .registry import _check_beta, _check_log_base, resolve
+
+__all__ = ["TableBatch", "evaluate_batch"]
+
+
+def _stack(tables) -> np.ndarray:
+    if isinstance(tables, np.ndarray):
+        arr = tables
+    else:
+        tables = [t.to_dense() if isinstance(t, Contingency) else np.asarray(t) for t in tables]
+        if not tables:
+            raise ValueError("empty batch: no tables given")
+        if any(t.ndim != 2 for t in tables):
+            raise ValueError("every table of a batch must be 2-D")
+        r = max(t.shape[0] for t in tables)
+        c = max(t.shape[1] for t in tables)
+        arr = np.zeros((len(tables), r, c))
+        for i, t in enumerate(tables):
+            arr[i, : t.shape[0], : t.shape[1]] = t
+    if arr.ndim != 3:
+        raise ValueError(f"a batch must be a (B, R, C) array, got shape {arr.shape}")
+    if arr.dtype.kind not in "iufb":
+        raise ValueError(f"table cells must be numbers, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64, copy=False)
+    if not np.isfinite(arr).all():
+        raise ValueError("a table of the batch has NaN or infinite cells")
+    if (arr < 0).any():
+        raise ValueError(f"a table of the batch has negative cells (table {int(np.argwhere(arr < 0)[0][0])})")
+    return arr
+
+
+class TableBatch(TableStats):
+    """B contingency tables (rows gold classes, columns clusters) as one array."""
+
+    def __init__(self, tables):
+        self.tables = _stack(tables)
+
+    def __len__(self) -> int:
+        return self.tables.shape[0]
+
+    def __getitem__(self, i: int) -> Contingency:
+        return Contingency.from_table(self.tables[i])
+
+    @cached_property
+    def is_integer(self) -> bool:
+        return bool(np.all(self.tables == np.floor(self.tables)))
+
+    @cached_property
+    def row_sums(self) -> np.ndarray:
+        return self.tables.sum(axis=2)
+
+    @cached_property
+    def col_sums(self) -> np.ndarray:
+        return self.tables.sum(axis=1)
+
+    @cached_property
+    def n(self) -> np.ndarray:
+        return self.row_sums.sum(axis=1)
+
+    @cached_property
+    def log_n(self) -> np.ndarray:
+        return np.log(np.maximum(self.n, 1.0))
+
+    @cached_property
+    def n_classes(self) -> np.ndarray:
+        return np.count_nonzero(self.row_sums, axis=1)
+
+    @cached_property
+    def n_clusters(self) -> np.ndarray:
+        return np.count_nonzero(self.col_sums, axis=1)
+
+    def _entropy(self, x: np.ndarray, axes) -> np.ndarray:
+        safe_n = np.maximum(self.n, 1.0)
+        h = self.log_n - xlogy(x, x).sum(axis=axes) / safe_n
+        return np.maximum(h, 0.0)
+
+    @cached_property
+    def h_c(self) -> np.ndarray:
+        return self._entropy(self.row_sums, 1)
+
+    @cached_property
+    def h_k(self) -> np.ndarray:
+        return self._entropy(self.col_sums, 1)
+
+    @cached_property
+    def h_ck(self) -> np.ndarray:
+        return np.maximum.reduce([self._entropy(self.tables, (1, 2)), self.h_c, self.h_k])
+
+    @cached_property
+    def mi(self) -> np.ndarray:
+        v = self.tables
+        a = self.row_sums[:, :, None]
+        b = self.col_sums[:, None, :]
+        n = np.maximum(self.n, 1.0)[:, None, None]
+        pos = v > 0
+        # Σ n_ij log(n n_ij / (a_i b_j)) / n over the non-zero cells only.
+        ratio = np.ones_like(v)
+        np.divide(n * v, a * b, out=ratio, where=pos)
+        mi = (v * np.log(ratio)).sum(axis=(1, 2)) / n[:, 0, 0]
+        return np.minimum(np.maximum(mi, 0.0), np.minimum(self.h_c, self.h_k))
+
+    @cached_property
+    def pair_sums(self):
+        def comb2(x, axes):
+            return (x * (x - 1.0) / 2.0).sum(axis=axes)
+
+        return (comb2(self.tables, (1, 2)), comb2(self.row_sums, 1), comb2(self.col_sums, 1),
+                self.n * (self.n - 1.0) / 2.0)
+
+    @cached_property
+    def row_max_sum(self) -> np.ndarray:
+        return self.tables.max(axis=2).sum(axis=1)
+
+    @cached_property
+    def col_max_sum(self) -> np.ndarray:
+        return self.tables.max(axis=1).sum(axis=1)
+
+    @cached_property
+    def max_class_size(self) -> np.ndarray:
+        return self.row_sums.max(axis=1)
+
+    @cached_property
+    def max_cluster_size(self) -> np.ndarray:
+        return self.col_sums.max(axis=1)
+
+    # Cell-level helpers: per-cell arrays have shape (B, R, C).
+    @property
+    def cell_values(self) -> np.ndarray:
+        return self.tables
+
+    @property
+    def cell_class_sizes(self) -> np.ndarray:
+        return self.row_sums[:, :, None]
+
+    @property
+    def cell_cluster_sizes(self) -> np.ndarray:
+        return self.col_sums[:, None, :]
+
+    @staticmethod
+    def row_max(cell_array: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(cell_array, cell_array.shape).max(axis=2)
+
+    @staticmethod
+    def row_total(row_array: np.ndarray) -> np.ndarray:
+        return row_array.sum(axis=-1)
+
+    @staticmethod
+    def cell_total(cell_array: np.ndarray) -> np.ndarray:
+        return cell_array.sum(axis=(1, 2))
+
+
+def evaluate_batch(tables, measures=None, *, log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
+    """Measures of many tables: one row per table, one column per measure key.
+
+    ``tables`` is a (B, R, C) array, a list of 2-D arrays (padded to a common shape
+    with empty rows/columns) or a :class:`TableBatch`. Values equal those of
+    :func:`metrics.evaluate` table by table; measures that cannot be vectorized
+    (``ami``) are computed table by table. Fractional batches leave out the
+    integer-only measures unless named (then ``ValueError``).
+    """
+    _check_log_base(log_base)
+    _check_beta(beta)
+    batch = tables if isinstance(tables, TableBatch) else TableBatch(tables)
+    out = {}
+    for m in resolve(measures, integer=batch.is_integer):
+        if m.integer_only and not batch.is_integer:
+            raise ValueError(f"{m.key} is defined for integer counts only; the batch has fractional cells")
+        if m.vectorized:
+            values = m.func(batch, log_base=log_base, beta=beta)
+        else:
+            values = [m(batch[i], log_base=log_base, beta=beta) for i in range(len(batch))]
+        values = np.broadcast_to(np.asarray(values, dtype=np.float64), (len(batch),))
+        out[m.key] = np.clip(values, *m.bounds)
+    return pd.DataFrame(out)
