@@ -146,7 +146,8 @@ _register_nmi("nmi_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_c
           formula=r"\frac{I - E[I]}{\tfrac12(H(C)+H(K)) - E[I]}",
           description="Mutual information corrected for chance under the hypergeometric model (0 = chance).",
           symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score", vectorized=False,
-          integer_only=True)
+          integer_only=True,
+          goodness_range=(0.0, 1.0))
 def ami(t, *, log_base, beta):
     """AMI with the arithmetic-mean normaliser (scikit-learn's default).
 

@@ -64,7 +64,8 @@ def _ari(t):
           bounds=(-1.0, 1.0), reference="Hubert & Arabie 1985",
           formula=r"ARI = \frac{m - m_1 m_2/M}{\tfrac12(m_1+m_2) - m_1 m_2/M}",
           description="Rand index corrected for chance under fixed margins (0 = chance, 1 = identical).",
-          symmetric=True, n_invariant=False, sklearn="adjusted_rand_score")
+          symmetric=True, n_invariant=False, sklearn="adjusted_rand_score",
+          goodness_range=(0.0, 1.0))
 def ari(t, *, log_base, beta):
     return _ari(t)
 
@@ -74,7 +75,8 @@ def ari(t, *, log_base, beta):
           formula=r"R_n = \frac{m - m_1 m_2/M}{m_1/2 + m_2/2 - m_1 m_2/M}",
           description="Rand normalized by its hypergeometric expectation; algebraically Hubert & Arabie's ARI, "
                       "and equal to Wu's normalized Γ' (Proposition 1).",
-          symmetric=True, n_invariant=False)
+          symmetric=True, n_invariant=False,
+          goodness_range=(0.0, 1.0))
 def r_n(t, *, log_base, beta):
     return _ari(t)
 
@@ -185,7 +187,8 @@ def _j_prime_n(t):
           bounds=(0.0, 2.0), reference="Wu et al. 2009, Table 5 row 2 (J' = (1−J)/(1+J))",
           formula=r"J'_n = \frac{m_1 + m_2 - 2m}{m_1 + m_2 - 2 m_1 m_2/M}",
           description="Jaccard's equivalent J' normalized by its expectation: 0 perfect, 1 chance (= 1 − R_n).",
-          symmetric=True, n_invariant=False)
+          symmetric=True, n_invariant=False,
+          goodness_range=(0.0, 1.0))
 def j_prime_n(t, *, log_base, beta):
     return _j_prime_n(t)
 
@@ -194,7 +197,8 @@ def j_prime_n(t, *, log_base, beta):
           bounds=(0.0, 2.0), reference="Wu et al. 2009, Table 5 row 2 (MS' = MS²)",
           formula=r"MS'_n = \frac{m_1 + m_2 - 2m}{m_1 + m_2 - 2 m_1 m_2/M}",
           description="Minkowski's equivalent MS² normalized by its expectation; same formula as J'_n.",
-          symmetric=True, n_invariant=False)
+          symmetric=True, n_invariant=False,
+          goodness_range=(0.0, 1.0))
 def ms_prime_n(t, *, log_base, beta):
     return _j_prime_n(t)
 
@@ -203,7 +207,8 @@ def ms_prime_n(t, *, log_base, beta):
           direction="higher", bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 5 row 3",
           formula=r"FM_n = \frac{m - m_1 m_2/M}{\sqrt{m_1 m_2} - m_1 m_2/M}",
           description="Fowlkes–Mallows normalized by its hypergeometric expectation (0 = chance).",
-          symmetric=True, n_invariant=False)
+          symmetric=True, n_invariant=False,
+          goodness_range=(0.0, 1.0))
 def fm_n(t, *, log_base, beta):
     m, m1, m2, big_m = _sums(t)
     expected = div(m1 * m2, big_m, 0.0)

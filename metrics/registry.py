@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .contingency import Contingency
 
 __all__ = ["Measure", "MEASURES", "FAMILIES", "register", "evaluate"]
@@ -51,6 +53,7 @@ class Measure:
     sklearn: str | None = None
     vectorized: bool = True
     integer_only: bool = False
+    goodness_range: tuple[float, float] | None = None
 
     def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
         if not isinstance(t, Contingency):
@@ -66,6 +69,30 @@ class Measure:
         lo, hi = self.bounds
         # Rounding must never push a value out of its declared range (no NMI of 1+ε).
         return min(max(value, lo), hi)
+
+    def goodness(self, value):
+        """Map values (a number or an array) onto a common "goodness" scale in [0, 1],
+        1 best, so measures of different ranges and directions share one axis.
+
+        The map is monotone, so it keeps every measure's preferences; magnitudes are
+        comparable only loosely. Over the measure's range [lo, hi] (or its
+        ``goodness_range`` where set — the chance-corrected measures use [0, 1],
+        so worse-than-chance values map to 0) it is linear: (v − lo)/(hi − lo),
+        flipped for lower-is-better measures. A range unbounded above maps through
+        v/(1 + v) (higher is better) or 1/(1 + v) (lower is better).
+        """
+        lo, hi = self.goodness_range or self.bounds
+        v = np.clip(np.asarray(value, dtype=np.float64), lo, hi)
+        if math.isinf(hi):
+            shifted = v - lo
+            with np.errstate(invalid="ignore"):
+                up = np.where(np.isinf(shifted), 1.0, shifted / (1.0 + shifted))
+            g = up if self.higher_is_better else 1.0 - up
+        else:
+            g = (v - lo) / (hi - lo)
+            if not self.higher_is_better:
+                g = 1.0 - g
+        return float(g) if g.ndim == 0 else g
 
     @property
     def higher_is_better(self) -> bool:
@@ -87,7 +114,8 @@ MEASURES: dict[str, Measure] = {}
 def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              bounds: tuple[float, float], reference: str, formula: str, description: str,
              uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
-             sklearn: str | None = None, vectorized: bool = True, integer_only: bool = False):
+             sklearn: str | None = None, vectorized: bool = True, integer_only: bool = False,
+             goodness_range: tuple[float, float] | None = None):
     """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
 
     ``func`` reads the shared quantities of ``t`` — a Contingency or, when
@@ -103,7 +131,7 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
                                 description, func, uses_log_base, symmetric, n_invariant, sklearn,
-                                vectorized, integer_only)
+                                vectorized, integer_only, goodness_range)
         return func
 
     return deco
