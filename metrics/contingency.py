@@ -201,7 +201,7 @@ class Contingency(TableStats):
             coo = sparse.coo_matrix(table)
             shape = coo.shape
             rows, cols, vals = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
-            if vals.dtype.kind not in "iuf b":
+            if vals.dtype.kind not in "iufb":
                 raise ValueError(f"table cells must be numbers, got dtype {vals.dtype}")
         else:
             if isinstance(table, (list, tuple)) and table and all(isinstance(r, (list, tuple, np.ndarray)) for r in table):
