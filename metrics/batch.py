@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.special import xlogy
 
 from .contingency import Contingency, TableStats
-from .registry import _check_beta, _check_log_base, resolve
+from .registry import DOMAINS, _check_beta, _check_log_base, resolve
 
 __all__ = ["TableBatch", "evaluate_batch"]
 
@@ -65,6 +65,12 @@ class TableBatch(TableStats):
         return bool(np.all(self.tables == np.floor(self.tables)))
 
     @cached_property
+    def min_cell(self) -> float:
+        """Smallest non-zero cell of the whole batch (inf when all are empty)."""
+        pos = self.tables[self.tables > 0]
+        return float(pos.min()) if pos.size else math.inf
+
+    @cached_property
     def row_sums(self) -> np.ndarray:
         return self.tables.sum(axis=2)
 
@@ -94,19 +100,23 @@ class TableBatch(TableStats):
         return np.maximum(h, 0.0)
 
     @cached_property
-    def h_c(self) -> np.ndarray:
+    def n_cells(self) -> np.ndarray:
+        return np.count_nonzero(self.tables, axis=(1, 2))
+
+    @cached_property
+    def _h_c_raw(self) -> np.ndarray:
         return self._entropy(self.row_sums, 1)
 
     @cached_property
-    def h_k(self) -> np.ndarray:
+    def _h_k_raw(self) -> np.ndarray:
         return self._entropy(self.col_sums, 1)
 
     @cached_property
-    def h_ck(self) -> np.ndarray:
-        return np.maximum.reduce([self._entropy(self.tables, (1, 2)), self.h_c, self.h_k])
+    def _h_ck_raw(self) -> np.ndarray:
+        return self._entropy(self.tables, (1, 2))
 
     @cached_property
-    def mi(self) -> np.ndarray:
+    def _mi_raw(self) -> np.ndarray:
         v = self.tables
         a = self.row_sums[:, :, None]
         b = self.col_sums[:, None, :]
@@ -115,8 +125,7 @@ class TableBatch(TableStats):
         # Σ n_ij log(n n_ij / (a_i b_j)) / n over the non-zero cells only.
         ratio = np.ones_like(v)
         np.divide(n * v, a * b, out=ratio, where=pos)
-        mi = (v * np.log(ratio)).sum(axis=(1, 2)) / n[:, 0, 0]
-        return np.minimum(np.maximum(mi, 0.0), np.minimum(self.h_c, self.h_k))
+        return (v * np.log(ratio)).sum(axis=(1, 2)) / n[:, 0, 0]
 
     @cached_property
     def pair_sums(self):
@@ -174,16 +183,16 @@ def evaluate_batch(tables, measures=None, *, log_base: float = math.e, beta: flo
     ``tables`` is a (B, R, C) array, a list of 2-D arrays (padded to a common shape
     with empty rows/columns) or a :class:`TableBatch`. Values equal those of
     :func:`metrics.evaluate` table by table; measures that cannot be vectorized
-    (``ami``) are computed table by table. Fractional batches leave out the
-    integer-only measures unless named (then ``ValueError``).
+    (``ami``) are computed table by table. Measures that do not apply to every
+    table (``Measure.domain``) are left out unless named (then ``ValueError``).
     """
     _check_log_base(log_base)
     _check_beta(beta)
     batch = tables if isinstance(tables, TableBatch) else TableBatch(tables)
     out = {}
-    for m in resolve(measures, integer=batch.is_integer):
-        if m.integer_only and not batch.is_integer:
-            raise ValueError(f"{m.key} is defined for integer counts only; the batch has fractional cells")
+    for m in resolve(measures, batch):
+        if not m.applies_to(batch):
+            raise ValueError(f"{m.key} is not defined for every table of the batch: {DOMAINS[m.domain]}")
         if m.vectorized:
             values = m.func(batch, log_base=log_base, beta=beta)
         else:

@@ -23,6 +23,8 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import xlogy
 
+from ._arith import is_batch, where
+
 __all__ = ["Contingency", "pair_counts"]
 
 # Above this many cells a dense bincount costs more than it saves: go sparse.
@@ -112,15 +114,50 @@ class TableStats:
             cache[key] = compute(self)
         return cache[key]
 
+    # Entropies. Subclasses give the raw float formulas (_h_*_raw, _mi_raw); here
+    # the zeros that the table's structure implies are made exact, so that e.g. one
+    # class gives h = 1 and a perfect table VI = 0, not a rounding residue.
+    @cached_property
+    def h_c(self):
+        """H(C): entropy of the classes, in nats (exactly 0 for one class)."""
+        return where(self.n_classes <= 1, 0.0, self._h_c_raw)
+
+    @cached_property
+    def h_k(self):
+        """H(K): entropy of the clusters, in nats (exactly 0 for one cluster)."""
+        return where(self.n_clusters <= 1, 0.0, self._h_k_raw)
+
+    @cached_property
+    def h_ck(self):
+        """H(C, K): joint entropy, in nats (at least max(H(C), H(K)))."""
+        return where(self.n_cells <= 1, 0.0, np.maximum(np.maximum(self._h_ck_raw, self.h_c), self.h_k))
+
+    @cached_property
+    def _pure_clusters(self):
+        """Every cluster holds one class: H(C|K) = 0 exactly."""
+        return self.n_cells == self.n_clusters
+
+    @cached_property
+    def _whole_classes(self):
+        """Every class lies in one cluster: H(K|C) = 0 exactly."""
+        return self.n_cells == self.n_classes
+
+    @cached_property
+    def mi(self):
+        """I(C; K) in nats, within [0, min(H(C), H(K))] whatever the rounding."""
+        mi = np.minimum(np.maximum(self._mi_raw, 0.0), np.minimum(self.h_c, self.h_k))
+        mi = where(self._pure_clusters, self.h_c, mi)
+        return where(self._whole_classes, np.minimum(self.h_k, mi) if is_batch(mi) else min(self.h_k, mi), mi)
+
     @cached_property
     def h_c_given_k(self):
         """H(C|K) in nats."""
-        return np.maximum(self.h_c - self.mi, 0.0)
+        return where(self._pure_clusters, 0.0, np.maximum(self.h_c - self.mi, 0.0))
 
     @cached_property
     def h_k_given_c(self):
         """H(K|C) in nats."""
-        return np.maximum(self.h_k - self.mi, 0.0)
+        return where(self._whole_classes, 0.0, np.maximum(self.h_k - self.mi, 0.0))
 
 
 class Contingency(TableStats):
@@ -377,29 +414,34 @@ class Contingency(TableStats):
         return max(self.log_n - sum_xlogx / float(self.n), 0.0)
 
     @cached_property
-    def h_c(self) -> float:
-        """H(C): entropy of the classes, in nats."""
+    def _h_c_raw(self) -> float:
         return self._entropy(self._xlogx[0])
 
     @cached_property
-    def h_k(self) -> float:
-        """H(K): entropy of the clusters, in nats."""
+    def _h_k_raw(self) -> float:
         return self._entropy(self._xlogx[1])
 
     @cached_property
-    def h_ck(self) -> float:
-        """H(C, K): joint entropy, in nats (at least max(H(C), H(K)))."""
-        return max(self._entropy(self._xlogx[2]), self.h_c, self.h_k)
+    def _h_ck_raw(self) -> float:
+        return self._entropy(self._xlogx[2])
 
     @cached_property
-    def mi(self) -> float:
-        """I(C; K) = H(C) + H(K) − H(C, K) in nats, clipped to [0, min(H(C), H(K))]
-        so that rounding never gives h > 1 or a negative information."""
+    def _mi_raw(self) -> float:
+        # I = H(C) + H(K) − H(C,K) = log n + (Σ cells x log x − Σ rows − Σ cols) / n
         if self.n <= 0:
             return 0.0
         rows, cols, cells = self._xlogx
-        mi = self.log_n + (cells - rows - cols) / float(self.n)
-        return min(max(mi, 0.0), self.h_c, self.h_k)
+        return self.log_n + (cells - rows - cols) / float(self.n)
+
+    @cached_property
+    def min_cell(self):
+        """Smallest non-zero cell (inf for an empty table)."""
+        return self.values.min().item() if self.values.size else math.inf
+
+    @property
+    def n_cells(self) -> int:
+        """Number of non-zero cells."""
+        return int(self.values.size)
 
     @cached_property
     def pair_sums(self) -> tuple:

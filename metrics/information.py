@@ -38,8 +38,8 @@ def _unit(log_base: float) -> float:
 
 def homogeneity_completeness(t: TableStats):
     """(h, c) of [RH07] eqs. 1–2: h = 1 − H(C|K)/H(C), 1 when H(C) = 0;
-    c = 1 − H(K|C)/H(K), 1 when H(K) = 0. (I/H(C) = 1 − H(C|K)/H(C).)"""
-    return div(t.mi, t.h_c, 1.0), div(t.mi, t.h_k, 1.0)
+    c = 1 − H(K|C)/H(K), 1 when H(K) = 0."""
+    return 1.0 - div(t.h_c_given_k, t.h_c, 0.0), 1.0 - div(t.h_k_given_c, t.h_k, 0.0)
 
 
 def _v_beta(h, c, beta: float):
@@ -146,7 +146,7 @@ _register_nmi("nmi_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_c
           formula=r"\frac{I - E[I]}{\tfrac12(H(C)+H(K)) - E[I]}",
           description="Mutual information corrected for chance under the hypergeometric model (0 = chance).",
           symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score", vectorized=False,
-          integer_only=True,
+          domain="integer",
           goodness_range=(0.0, 1.0))
 def ami(t, *, log_base, beta):
     """AMI with the arithmetic-mean normaliser (scikit-learn's default).
@@ -246,7 +246,8 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
           bounds=(0.0, INF), reference="Dom 2001, §3; Rosenberg & Hirschberg 2007 §3",
           formula=r"Q_0 = H(C\mid K) + \frac1n\sum_{k}\log\binom{h(k)+|C|-1}{|C|-1}",
           description="Conditional entropy plus the cost of describing the clustering model (MDL).",
-          uses_log_base=True)
+          uses_log_base=True,
+          n_invariant=False)
 def q0(t, *, log_base, beta):
     """Q0 = H(C|K) + (1/n) Σ_k log C(h(k)+|C|−1, |C|−1), h(k) the cluster sizes,
     |C| the number of (non-empty) classes. Dom reports bits (log_base=2)."""
@@ -256,7 +257,8 @@ def q0(t, *, log_base, beta):
 @register("q2", name="Dom's Q2", symbol="Q_2", family="information", direction="higher",
           bounds=(0.0, 1.0), reference="Dom 2001, §3; Rosenberg & Hirschberg 2007 §3",
           formula=r"Q_2 = \frac{\frac1n\sum_{c}\log\binom{h(c)+|C|-1}{|C|-1}}{Q_0}",
-          description="Q0 normalized into (0, 1]: the smallest possible Q0 (the classes themselves) over Q0.")
+          description="Q0 normalized into (0, 1]: the smallest possible Q0 (the classes themselves) over Q0.",
+          n_invariant=False)
 def q2(t, *, log_base, beta):
     """Q2 = [(1/n) Σ_c log C(h(c)+|C|−1, |C|−1)] / Q0: the numerator is Q0 of the
     perfect clustering, so Q2 ∈ (0, 1]; 1 when Q0 = 0 (a single class)."""

@@ -40,11 +40,12 @@ def _identical_pairs(m, m1, m2):
     return both(m1 == m, m2 == m)
 
 
-@register("rand", name="Rand index", symbol="R", family="pairs", direction="higher", bounds=(0.0, 1.0),
+@register("rand", name="Rand index", symbol="R", family="pairs", domain="counts", direction="higher", bounds=(0.0, 1.0),
           reference="Rand 1971; Wu et al. 2009 Table 1 row 6",
           formula=r"R = \frac{M - m_1 - m_2 + 2m}{M}",
           description="Fraction of item pairs on which the two partitions agree (together or apart).",
-          symmetric=True, sklearn="rand_score")
+          symmetric=True, sklearn="rand_score",
+          n_invariant=False)
 def rand(t, *, log_base, beta):
     m, m1, m2, big_m = _sums(t)
     return div(big_m - m1 - m2 + 2 * m, big_m, 1.0)  # n ≤ 1: no pair to disagree on
@@ -60,7 +61,7 @@ def _ari(t):
     return where(_identical_pairs(m, m1, m2), 1.0, div(num, den, 0.0))
 
 
-@register("ari", name="Adjusted Rand index", symbol="ARI", family="pairs", direction="higher",
+@register("ari", name="Adjusted Rand index", symbol="ARI", family="pairs", domain="counts", direction="higher",
           bounds=(-1.0, 1.0), reference="Hubert & Arabie 1985",
           formula=r"ARI = \frac{m - m_1 m_2/M}{\tfrac12(m_1+m_2) - m_1 m_2/M}",
           description="Rand index corrected for chance under fixed margins (0 = chance, 1 = identical).",
@@ -70,7 +71,7 @@ def ari(t, *, log_base, beta):
     return _ari(t)
 
 
-@register("r_n", name="Normalized Rand (Wu)", symbol="R_n", family="pairs", direction="higher",
+@register("r_n", name="Normalized Rand (Wu)", symbol="R_n", family="pairs", domain="counts", direction="higher",
           bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 5 row 1",
           formula=r"R_n = \frac{m - m_1 m_2/M}{m_1/2 + m_2/2 - m_1 m_2/M}",
           description="Rand normalized by its hypergeometric expectation; algebraically Hubert & Arabie's ARI, "
@@ -81,7 +82,7 @@ def r_n(t, *, log_base, beta):
     return _ari(t)
 
 
-@register("mirkin", name="Mirkin metric", symbol="M", family="pairs", direction="lower",
+@register("mirkin", name="Mirkin metric", symbol="M", family="pairs", domain="counts", direction="lower",
           bounds=(0.0, INF), reference="Mirkin 1996; Wu et al. 2009 Table 1 row 16",
           formula=r"M = \sum_i a_i^2 + \sum_j b_j^2 - 2\sum_{ij} n_{ij}^2",
           description="Twice the number of disagreeing pairs; M / 2C(n,2) + R = 1.",
@@ -92,22 +93,24 @@ def mirkin(t, *, log_base, beta):
     return 2 * (m1 + m2 - 2 * m)
 
 
-@register("jaccard", name="Jaccard coefficient", symbol="J", family="pairs", direction="higher",
+@register("jaccard", name="Jaccard coefficient", symbol="J", family="pairs", domain="counts", direction="higher",
           bounds=(0.0, 1.0), reference="Milligan et al. 1983; Wu et al. 2009 Table 1 row 7",
           formula=r"J = \frac{m}{m_1 + m_2 - m}",
           description="Pairs together in both over pairs together in either.",
-          symmetric=True)
+          symmetric=True,
+          n_invariant=False)
 def jaccard(t, *, log_base, beta):
     m, m1, m2, _ = _sums(t)
     return div(m, m1 + m2 - m, 1.0)  # 0/0 only when neither partition joins a pair
 
 
-@register("fowlkes_mallows", name="Fowlkes–Mallows index", symbol="FM", family="pairs",
+@register("fowlkes_mallows", name="Fowlkes–Mallows index", symbol="FM", family="pairs", domain="counts",
           direction="higher", bounds=(0.0, 1.0),
           reference="Fowlkes & Mallows 1983; Wu et al. 2009 Table 1 row 8",
           formula=r"FM = \frac{m}{\sqrt{m_1 m_2}}",
           description="Geometric mean of pair precision and pair recall.",
-          symmetric=True, sklearn="fowlkes_mallows_score")
+          symmetric=True, sklearn="fowlkes_mallows_score",
+          n_invariant=False)
 def fowlkes_mallows(t, *, log_base, beta):
     """m/√(m1·m2). Where m1·m2 = 0: 1 if neither partition joins any pair (identical
     all-singleton partitions), else 0. (scikit-learn returns 0 in the first case too.)"""
@@ -128,7 +131,7 @@ def _gamma(t):
     return where(root == 0, where(_identical_pairs(m, m1, m2), 1.0, 0.0), div(num, root, 0.0))
 
 
-@register("hubert_gamma", name="Hubert Γ statistic", symbol="Γ", family="pairs", direction="higher",
+@register("hubert_gamma", name="Hubert Γ statistic", symbol="Γ", family="pairs", domain="counts", direction="higher",
           bounds=(-1.0, 1.0), reference="Hubert & Schultz 1976; Wu et al. 2009 Table 1 row 9",
           formula=r"\Gamma = \frac{M m - m_1 m_2}{\sqrt{m_1 m_2 (M-m_1)(M-m_2)}}",
           description="Correlation between the two partitions' same-group indicators over all pairs.",
@@ -137,7 +140,7 @@ def hubert_gamma(t, *, log_base, beta):
     return _gamma(t)
 
 
-@register("gamma_n", name="Normalized Hubert Γ (Wu)", symbol="Γ_n", family="pairs", direction="higher",
+@register("gamma_n", name="Normalized Hubert Γ (Wu)", symbol="Γ_n", family="pairs", domain="counts", direction="higher",
           bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 5 row 4, Prop. 1",
           formula=r"\Gamma_n = \frac{mM - m_1 m_2}{\sqrt{m_1 m_2 (M-m_1)(M-m_2)}}",
           description="Γ normalized by its expectation; Wu's Proposition 1: Γ_n = Γ.",
@@ -148,7 +151,7 @@ def gamma_n(t, *, log_base, beta):
     return _gamma(t)
 
 
-@register("hubert_gamma_prime", name="Hubert Γ' statistic", symbol="Γ'", family="pairs",
+@register("hubert_gamma_prime", name="Hubert Γ' statistic", symbol="Γ'", family="pairs", domain="counts",
           direction="higher", bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 1 row 10",
           formula=r"\Gamma' = \frac{M - 2m_1 - 2m_2 + 4m}{M} = 2R - 1",
           description="Agreements minus disagreements over all pairs: 2R − 1.",
@@ -160,10 +163,11 @@ def hubert_gamma_prime(t, *, log_base, beta):
     return div(big_m - 2 * m1 - 2 * m2 + 4 * m, big_m, 1.0)
 
 
-@register("minkowski", name="Minkowski score", symbol="MS", family="pairs", direction="lower",
+@register("minkowski", name="Minkowski score", symbol="MS", family="pairs", domain="counts", direction="lower",
           bounds=(0.0, INF), reference="Ben-Hur & Guyon 2003; Wu et al. 2009 Table 1 row 11",
           formula=r"MS = \sqrt{\frac{m_1 + m_2 - 2m}{m_1}}",
-          description="Disagreeing pairs relative to the pairs the gold classes join, under a square root.")
+          description="Disagreeing pairs relative to the pairs the gold classes join, under a square root.",
+          n_invariant=False)
 def minkowski(t, *, log_base, beta):
     """√((m1 + m2 − 2m)/m1), normalized by the gold classes' pairs m1.
 
@@ -183,7 +187,7 @@ def _j_prime_n(t):
     return where(_identical_pairs(m, m1, m2), 0.0, div(num, den, 1.0))
 
 
-@register("j_prime_n", name="Normalized J' (Wu)", symbol="J'_n", family="pairs", direction="lower",
+@register("j_prime_n", name="Normalized J' (Wu)", symbol="J'_n", family="pairs", domain="counts", direction="lower",
           bounds=(0.0, 2.0), reference="Wu et al. 2009, Table 5 row 2 (J' = (1−J)/(1+J))",
           formula=r"J'_n = \frac{m_1 + m_2 - 2m}{m_1 + m_2 - 2 m_1 m_2/M}",
           description="Jaccard's equivalent J' normalized by its expectation: 0 perfect, 1 chance (= 1 − R_n).",
@@ -193,7 +197,7 @@ def j_prime_n(t, *, log_base, beta):
     return _j_prime_n(t)
 
 
-@register("ms_prime_n", name="Normalized MS' (Wu)", symbol="MS'_n", family="pairs", direction="lower",
+@register("ms_prime_n", name="Normalized MS' (Wu)", symbol="MS'_n", family="pairs", domain="counts", direction="lower",
           bounds=(0.0, 2.0), reference="Wu et al. 2009, Table 5 row 2 (MS' = MS²)",
           formula=r"MS'_n = \frac{m_1 + m_2 - 2m}{m_1 + m_2 - 2 m_1 m_2/M}",
           description="Minkowski's equivalent MS² normalized by its expectation; same formula as J'_n.",
@@ -203,7 +207,7 @@ def ms_prime_n(t, *, log_base, beta):
     return _j_prime_n(t)
 
 
-@register("fm_n", name="Normalized Fowlkes–Mallows (Wu)", symbol="FM_n", family="pairs",
+@register("fm_n", name="Normalized Fowlkes–Mallows (Wu)", symbol="FM_n", family="pairs", domain="counts",
           direction="higher", bounds=(-1.0, 1.0), reference="Wu et al. 2009, Table 5 row 3",
           formula=r"FM_n = \frac{m - m_1 m_2/M}{\sqrt{m_1 m_2} - m_1 m_2/M}",
           description="Fowlkes–Mallows normalized by its hypergeometric expectation (0 = chance).",

@@ -15,7 +15,7 @@ import numpy as np
 
 from .contingency import Contingency
 
-__all__ = ["Measure", "MEASURES", "FAMILIES", "register", "evaluate"]
+__all__ = ["Measure", "MEASURES", "FAMILIES", "DOMAINS", "register", "evaluate"]
 
 FAMILIES = {
     "information": "Information-theoretic",
@@ -52,7 +52,7 @@ class Measure:
     n_invariant: bool = True
     sklearn: str | None = None
     vectorized: bool = True
-    integer_only: bool = False
+    domain: str = "any"
     goodness_range: tuple[float, float] | None = None
 
     def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
@@ -63,12 +63,20 @@ class Measure:
             )
         _check_log_base(log_base)
         _check_beta(beta)
-        if self.integer_only and not t.is_integer:
-            raise ValueError(f"{self.key} is defined for integer counts only; this table has fractional cells")
+        if not self.applies_to(t):
+            raise ValueError(f"{self.key} is not defined for this table: {DOMAINS[self.domain]}")
         value = float(self.func(t, log_base=log_base, beta=beta))
         lo, hi = self.bounds
         # Rounding must never push a value out of its declared range (no NMI of 1+ε).
         return min(max(value, lo), hi)
+
+    def applies_to(self, t) -> bool:
+        """Whether the measure is defined for table (or batch) ``t``; see DOMAINS."""
+        if self.domain == "integer":
+            return bool(t.is_integer)
+        if self.domain == "counts":
+            return bool(t.min_cell >= 1)
+        return True
 
     def goodness(self, value):
         """Map values (a number or an array) onto a common "goodness" scale in [0, 1],
@@ -110,17 +118,28 @@ class Measure:
 
 MEASURES: dict[str, Measure] = {}
 
+# Where a measure is defined. Fractional tables come from ambiguous data (fuzzy
+# masses) and from generators' expected counts.
+DOMAINS = {
+    "any": "every table",
+    "integer": "it needs integer counts (a hypergeometric model); this table has fractional cells",
+    "counts": "it counts item pairs, C(x, 2), which needs every non-zero cell ≥ 1 "
+              "(integer counts, or expected counts of at least one item); this table has cells below 1",
+}
+
 
 def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              bounds: tuple[float, float], reference: str, formula: str, description: str,
              uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
-             sklearn: str | None = None, vectorized: bool = True, integer_only: bool = False,
+             sklearn: str | None = None, vectorized: bool = True, domain: str = "any",
              goodness_range: tuple[float, float] | None = None):
     """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
 
     ``func`` reads the shared quantities of ``t`` — a Contingency or, when
     ``vectorized``, also a TableBatch — through the helpers of ``metrics._arith``.
     """
+    if domain not in DOMAINS:
+        raise ValueError(f"unknown domain {domain!r}")
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}")
     if direction not in ("higher", "lower"):
@@ -131,7 +150,7 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
                                 description, func, uses_log_base, symmetric, n_invariant, sklearn,
-                                vectorized, integer_only, goodness_range)
+                                vectorized, domain, goodness_range)
         return func
 
     return deco
@@ -147,14 +166,15 @@ def _check_beta(beta) -> None:
         raise ValueError(f"beta must be a positive finite number, got {beta!r}")
 
 
-def resolve(measures: Iterable[str] | str | None, *, integer: bool = True) -> list[Measure]:
+def resolve(measures: Iterable[str] | str | None, t=None) -> list[Measure]:
     """The Measure objects for ``measures``; KeyError names unknown keys.
 
-    ``None`` means every measure that applies: all of them for integer tables, all
-    but the integer-only ones (AMI's hypergeometric model) for fractional tables.
+    ``None`` means every measure that applies to table ``t`` (all when t is None):
+    fractional tables leave out AMI (integer counts only) and, when some cell is
+    below 1, the pair-counting measures.
     """
     if measures is None:
-        return [m for m in MEASURES.values() if integer or not m.integer_only]
+        return [m for m in MEASURES.values() if t is None or m.applies_to(t)]
     if isinstance(measures, str):
         measures = [measures]
     keys = list(measures)
@@ -169,12 +189,13 @@ def evaluate(t: Contingency, measures: Iterable[str] | str | None = None, *,
     """Every measure (or the named ones) of table ``t``, as ``{key: value}``.
 
     The table's shared quantities are computed once and reused by every measure.
-    For fractional (ambiguous-data) tables, ``measures=None`` leaves out the
-    integer-only measures (AMI); naming one raises ``ValueError``.
+    With ``measures=None`` the measures that do not apply to ``t`` (see
+    ``Measure.domain``: AMI on fractional tables, pair counts on cells below 1) are
+    left out; naming one raises ``ValueError``.
     ``log_base`` sets the unit of the unnormalized information measures (e for nats,
     2 for bits); ``beta`` weighs completeness against homogeneity in V_β.
     """
     if not isinstance(t, Contingency):
         raise TypeError(f"evaluate takes a metrics.Contingency, got {type(t).__name__}; "
                         "build one with Contingency.from_labels or Contingency.from_table")
-    return {m.key: m(t, log_base=log_base, beta=beta) for m in resolve(measures, integer=t.is_integer)}
+    return {m.key: m(t, log_base=log_base, beta=beta) for m in resolve(measures, t)}
