@@ -42,13 +42,13 @@ def _as_1d_labels(labels, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be a 1-D sequence of labels, got {type(labels).__name__}")
     else:
         labels = list(labels)
-        if any(isinstance(x, (list, tuple, set, dict, np.ndarray)) for x in labels):
+        # Tuples are hashable labels; lists, sets, dicts and arrays are not.
+        if any(isinstance(x, (list, set, dict, np.ndarray)) for x in labels):
             raise ValueError(
                 f"{name} must be 1-D: it contains nested sequences "
                 "(for items with several labels use Contingency.from_memberships)"
             )
-        arr = np.empty(len(labels), dtype=object)
-        arr[:] = labels
+        arr = np.fromiter(labels, dtype=object, count=len(labels))
         # Let numpy pick a compact dtype when every label is a plain number.
         if len(labels) and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in labels):
             try:
@@ -254,12 +254,12 @@ class Contingency(TableStats):
                     arr = arr.astype(np.float64)
                 except (TypeError, ValueError):
                     raise ValueError("table cells must be numbers (found text or ragged rows)") from None
+            if arr.size == 0:
+                raise ValueError(f"empty table (shape {arr.shape}): it needs at least one cell")
             if arr.ndim != 2:
                 raise ValueError(f"table must be 2-D (rows = classes, columns = clusters), got {arr.ndim}-D")
             if arr.dtype.kind not in "iufb":
                 raise ValueError(f"table cells must be numbers, got dtype {arr.dtype}")
-            if arr.size == 0:
-                raise ValueError(f"empty table of shape {arr.shape}")
             shape = arr.shape
             rows, cols = np.nonzero(arr)
             vals = arr[rows, cols]

@@ -87,13 +87,16 @@ def fuzzy_v_joint(t, *, log_base, beta):
 
     Finding: Utt et al. (2014, eqs. 2–3, footnote 1) state this joint-entropy
     normalisation as a correction of [RH07]. Their worked example (Tables 1–2) does
-    not follow it: with it the fuzzy table gives V = 0.419 and the counted table
-    0.406, whereas the paper prints .047 (fuzzy) and .014 (counted). The
-    printed values are reproduced by Rosenberg & Hirschberg's normalisation
-    (h = 1 − H(C|K)/H(C)), i.e. by ``v_measure`` on the same tables — so
-    ``v_measure`` is the one that reproduces the paper, and this key makes the
-    stated variant available for comparison. (Swapping the roles only swaps h
-    and c, so V_1 is unchanged by the orientation.)
+    not follow it: on the paper's fuzzy table (mass split over gold classes) it
+    gives V = 0.4586, whereas the paper prints fuzzy V = .047. Rosenberg &
+    Hirschberg's normalisation (h = 1 − H(C|K)/H(C)), i.e. ``v_measure`` on the
+    same table, gives 0.04762 — the printed .047, truncated. So ``v_measure`` is
+    the one that reproduces the paper and this key makes the stated variant
+    available for comparison. The paper's "traditional V = .014" is reproduced by
+    neither: counting every (class, cluster) membership pair gives 0.058 with
+    ``v_measure`` and 0.4617 with this one (see tests/test_paper_values.py for the
+    other countings tried). Swapping the roles only swaps h and c, so V_1 does not
+    depend on the orientation.
     """
     h = 1.0 - div(t.h_c_given_k, t.h_ck, 0.0)
     c = 1.0 - div(t.h_k_given_c, t.h_ck, 0.0)
@@ -153,9 +156,12 @@ def ami(t, *, log_base, beta):
 
     The expected mutual information is exact (see :mod:`metrics.expected`). As in
     scikit-learn, two trivial partitions score 1 and a vanishing denominator keeps
-    its sign at machine epsilon.
+    its sign at machine epsilon. Identical partitions score 1 — also when every
+    relabelling is identical too (all singletons), where the formula is 0/0
+    (I = E[I] = the normaliser) and scikit-learn's result depends on rounding.
     """
-    if t.h_c <= 0 and t.h_k <= 0:
+    identical = t.n_cells == t.n_classes == t.n_clusters
+    if identical or (t.h_c <= 0 and t.h_k <= 0):
         return 1.0
     emi = t.memo("expected_mi", expected_mutual_information)
     denom = (t.h_c + t.h_k) / 2 - emi
@@ -197,8 +203,10 @@ def nvik(t, *, log_base, beta):
           bounds=(0.0, 1.0), reference="Meilă 2007; Rosenberg & Hirschberg 2007 §3",
           formula=r"\frac{VI}{\log n}",
           description="VI scaled into [0, 1] by its upper bound log n (no longer n-invariant).",
-          symmetric=True, n_invariant=False)
+          symmetric=True, n_invariant=False,
+          domain="counts")
 def vi_log_n(t, *, log_base, beta):
+    # VI ≤ log n holds when every unit of mass is an item: hence the "counts" domain.
     return div(t.h_c_given_k + t.h_k_given_c, t.log_n, 0.0)  # n ≤ 1: log n = 0, VI = 0
 
 
