@@ -10,7 +10,7 @@ Families
 * :func:`dom` / :func:`dom_tables` — Dom's parametric family with Rosenberg &
   Hirschberg's noise classes ([Dom01] §5, [RH07] §4, Figure 3).
 * :func:`perfect`, :func:`single_cluster`, :func:`singletons`, :func:`no_knowledge`
-  — the extreme cases of [RR09] §3.
+  — the extreme cases of [RR09] (defined in §2, scored in §3–4).
 * :func:`solution_r` — Reichart & Rappoport's cyclic-noise solution R ([RR09] §5, Table 1).
 * :func:`uniform_effect`, :func:`cv`, :func:`dcv` — Wu et al.'s K-means uniform
   effect and coefficient of variation ([Wu09] §3.1–3.2, Table 3).

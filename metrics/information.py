@@ -119,12 +119,13 @@ def _nmi(t: TableStats, normalizer):
     return where(t.h_c + t.h_k <= 0, 1.0, div(t.mi, normalizer, 0.0))
 
 
-def _register_nmi(key, name, formula, average, sklearn_method):
-    @register(key, name=f"NMI ({name})", symbol=f"NMI_{name[:5]}", family="information",
+def _register_nmi(key, symbol, name, formula, average, sklearn_method):
+    @register(key, name=f"NMI ({name})", symbol=symbol, family="information",
               direction="higher", bounds=(0.0, 1.0),
               reference="Vinh, Epps & Bailey 2010, Table 2; scikit-learn normalized_mutual_info_score",
               formula=formula,
-              description=f"Mutual information divided by the {name} of H(C) and H(K).",
+              description=f"Mutual information divided by the {name} of H(C) and H(K)."
+              if key != "nmi_joint" else "Mutual information divided by the joint entropy H(C,K).",
               symmetric=True,
               sklearn=f"normalized_mutual_info_score:{sklearn_method}" if sklearn_method else None)
     def nmi(t, *, log_base, beta):
@@ -134,13 +135,13 @@ def _register_nmi(key, name, formula, average, sklearn_method):
     return nmi
 
 
-_register_nmi("nmi_arithmetic", "arithmetic mean", r"\frac{2I}{H(C)+H(K)}",
+_register_nmi("nmi_arithmetic", "NMI_arith", "arithmetic mean", r"\frac{2I}{H(C)+H(K)}",
               lambda t: (t.h_c + t.h_k) / 2, "arithmetic")
-_register_nmi("nmi_geometric", "geometric mean", r"\frac{I}{\sqrt{H(C)H(K)}}",
+_register_nmi("nmi_geometric", "NMI_sqrt", "geometric mean", r"\frac{I}{\sqrt{H(C)H(K)}}",
               lambda t: sqrt(t.h_c * t.h_k), "geometric")
-_register_nmi("nmi_min", "minimum", r"\frac{I}{\min(H(C),H(K))}", lambda t: np.minimum(t.h_c, t.h_k), "min")
-_register_nmi("nmi_max", "maximum", r"\frac{I}{\max(H(C),H(K))}", lambda t: np.maximum(t.h_c, t.h_k), "max")
-_register_nmi("nmi_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_ck, None)
+_register_nmi("nmi_min", "NMI_min", "minimum", r"\frac{I}{\min(H(C),H(K))}", lambda t: np.minimum(t.h_c, t.h_k), "min")
+_register_nmi("nmi_max", "NMI_max", "maximum", r"\frac{I}{\max(H(C),H(K))}", lambda t: np.maximum(t.h_c, t.h_k), "max")
+_register_nmi("nmi_joint", "NMI_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_ck, None)
 
 
 @register("ami", name="Adjusted mutual information", symbol="AMI", family="information",

@@ -1,0 +1,80 @@
+"""Table lab: edit a contingency table or upload labels, and see every registered measure."""
+
+import streamlit as st
+
+import metrics
+from dashboard.components.charts import cached_goodness_figure, table_heatmap
+from dashboard.components.controls import shared_controls
+from dashboard.components.editor import DEFAULT_PRESET, load_table, table_editor
+from dashboard.components.measures import (download_buttons, keys_for, measures_frame, show_formulas,
+                                           show_measures)
+from dashboard.components.presets import load_presets
+from dashboard.components.state import kept, url_commit, url_state
+from dashboard.components.tables import evaluate_cached, table_csv
+from dashboard.components.upload import upload_panel
+
+EDITABLE_CELLS = 2500  # an uploaded table this small can be copied into the editor
+
+settings = shared_controls()
+st.title("Table lab")
+st.caption("Rows are gold classes, columns are clusters. Every value below is computed by `metrics` "
+           "from the table on the right.")
+presets = load_presets()
+
+
+def _edit_upload(t: metrics.Contingency) -> None:
+    # The preset picker is not drawn in upload mode: read its kept value, so the editor does
+    # not mistake the copied table for a stale one and reset it to the preset.
+    load_table(t.to_frame(), kept("preset", DEFAULT_PRESET))
+    st.session_state["src"] = "table"
+
+
+url_state("src", ["table", "upload"], "table", "table source")
+source = st.segmented_control("Table from", ["table", "upload"], required=True, key="src",
+                              format_func={"table": "a preset, edited", "upload": "uploaded labels"}.get)
+url_commit("src", "table")
+left, right = st.columns([1, 1], gap="large")
+with left:
+    if source == "upload":
+        t = upload_panel("lab_upload")
+        if t is not None and t.shape[0] * t.shape[1] <= EDITABLE_CELLS:
+            st.button("Edit this table", on_click=_edit_upload, args=(t,), key="lab_edit_upload",
+                      help="Copy the uploaded table into the editor")
+    else:
+        t = table_editor(presets)
+if t is None:
+    st.stop()
+with right:
+    fig, summary = table_heatmap(t, max_rows=40, max_cols=120)
+    st.plotly_chart(fig, key="lab_heatmap", width="stretch")
+    if summary:
+        st.caption(summary)
+    st.caption(f"n = {t.n:,} items · {t.shape[0]:,} classes · {t.shape[1]:,} clusters")
+
+st.subheader("Measures")
+url_state("fam", metrics.FAMILIES, list(metrics.FAMILIES), "family", multi=True)
+families = st.pills("Families", list(metrics.FAMILIES), selection_mode="multi", format_func=metrics.FAMILIES.get,
+                    key="fam")
+url_commit("fam", list(metrics.FAMILIES))
+keys = keys_for(families or [])
+if not keys:
+    st.info("Choose at least one family of measures.")
+    st.stop()
+values = evaluate_cached(t, settings.log_base, settings.beta)
+mframe = measures_frame(values, keys)
+c_chart, c_table = st.columns([2, 3], gap="medium")
+with c_chart:
+    st.markdown("**At a glance** — the common goodness scale")
+    st.plotly_chart(cached_goodness_figure(tuple((k, values[k]) for k in keys if k in values), tuple(keys)),
+                    key="lab_goodness", width="stretch")
+    st.caption("Goodness (the registry's `Measure.goodness`) maps each value onto 0–1 with 1 = best: linear over "
+               "the measure's range, distances flipped, chance-corrected measures from chance (0) to 1, unbounded "
+               "ones through v/(1+v). It keeps each measure's order, not its spacing. Hover a bar for what the "
+               "measure means.")
+with c_table:
+    st.markdown(f"**All values** — {settings.unit}, β = {settings.beta:g}")
+    show_measures(mframe, key="lab_measures")
+    stem = kept("preset", DEFAULT_PRESET) if source == "table" else "upload"
+    download_buttons(mframe, table_csv(t), stem, key="lab")
+if st.toggle("Show formulas", key="lab_formulas"):
+    show_formulas(keys)

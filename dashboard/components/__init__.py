@@ -1,0 +1,15 @@
+"""Reusable views and state helpers shared by the dashboard's pages.
+
+``presets``   the papers' worked examples, read from ``assets/presets``
+``tables``    editor frames, uploads and links → one validated ``Contingency``; cached ``evaluate``
+``upload``    label files (CSV/TSV/Parquet) → labels → ``Contingency``
+``editor``    the table editor (data editor, cluster names, last valid table)
+``measures``  the measure table, formulas and downloads
+``charts``    Plotly figures: heatmap, goodness, preference, morph
+``compare``   which solution each measure prefers
+``morph``     solution R against singletons (metrics.generators): cached sweeps, flips
+``controls``  the shared sidebar controls (log base, β)
+``sources``   choosing a solution on the Compare page (preset, Table lab's table, upload)
+``state``     small helpers for the URL (``st.query_params``)
+``scenarios`` the guided scenarios linked from Home
+"""

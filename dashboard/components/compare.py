@@ -1,0 +1,65 @@
+"""Which of two solutions each measure prefers, and which measures disagree with the rest.
+
+A preference reads the registry's ``direction`` only (higher or lower is better); two values
+within a relative 1e-9 of each other are a tie, so a printed "0.6 = 0.6" stays a tie after
+floating-point rounding. A measure not defined for one of the tables (AMI on fractional
+counts) prefers neither ("n/a"). Positions on the common scale come from ``Measure.goodness``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pandas as pd
+
+import metrics
+
+A, B, TIE, NA = "A", "B", "tie", "n/a"
+
+
+def prefers(key: str, a: float, b: float) -> str:
+    """``"A"``, ``"B"``, ``"tie"``, or ``"n/a"`` when a value is missing (NaN)."""
+    if math.isnan(a) or math.isnan(b):
+        return NA
+    if math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12):
+        return TIE
+    a_better = a > b if metrics.MEASURES[key].higher_is_better else a < b
+    return A if a_better else B
+
+
+def preference_table(values_a: dict[str, float], values_b: dict[str, float], keys: list[str]) -> pd.DataFrame:
+    """One row per measure: values, goodness, the preferred solution, and whether the measure
+    disagrees with the majority of the chosen measures (ties count for neither side)."""
+    rows = []
+    for k in keys:
+        m = metrics.MEASURES[k]
+        a, b = values_a.get(k, math.nan), values_b.get(k, math.nan)
+        rows.append({"key": k, "measure": m.name, "symbol": m.symbol,
+                     "better": "↑" if m.higher_is_better else "↓", "A": a, "B": b,
+                     "goodness A": m.goodness(a), "goodness B": m.goodness(b), "prefers": prefers(k, a, b)})
+    df = pd.DataFrame(rows, columns=["key", "measure", "symbol", "better", "A", "B", "goodness A", "goodness B",
+                                     "prefers"])
+    votes = Counter(p for p in df["prefers"] if p in (A, B))
+    majority = None
+    if votes and votes[A] != votes[B]:
+        majority = A if votes[A] > votes[B] else B
+    # With no majority (a split vote) every side-taking measure is in dispute.
+    df["disagrees"] = [p in (A, B) and (majority is None and len(votes) > 1 or majority is not None and p != majority)
+                       for p in df["prefers"]]
+    return df
+
+
+def verdict(df: pd.DataFrame, label_a: str, label_b: str) -> str:
+    """A one-line Markdown summary: who prefers what."""
+    by_side: dict[str, list[str]] = {A: [], B: [], TIE: [], NA: []}
+    for symbol, side in zip(df["symbol"], df["prefers"]):
+        by_side[side].append(symbol)
+    names = {A: label_a, B: label_b}
+    parts = [f"**{', '.join(by_side[side])}** prefer{'s' if len(by_side[side]) == 1 else ''} {side} ({names[side]})"
+             for side in (A, B) if by_side[side]]
+    if by_side[TIE]:
+        parts.append(f"**{', '.join(by_side[TIE])}** cannot tell them apart")
+    if by_side[NA]:
+        parts.append(f"**{', '.join(by_side[NA])}** is not defined for one of them")
+    return "; ".join(parts) + "." if parts else "No measure chosen."

@@ -1,0 +1,78 @@
+"""The measure table (grouped by family, from the registry), formulas on demand, CSV downloads."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import metrics
+
+COLUMNS = ["family", "key", "measure", "symbol", "value", "better", "range", "reference", "about"]
+
+
+def keys_for(families) -> list[str]:
+    """Registered measure keys of the chosen families, in registry (display) order."""
+    fams = set(families)
+    return [k for k, m in metrics.MEASURES.items() if m.family in fams]
+
+
+def measures_frame(values: dict[str, float], keys: list[str]) -> pd.DataFrame:
+    """One row per measure: family, name, symbol, value, direction, bounds, reference, description.
+
+    A measure missing from ``values`` (``metrics.evaluate`` leaves out those not defined for
+    the table, e.g. AMI on fractional counts) gets no value and the reason instead.
+    """
+    rows = []
+    for k in keys:
+        m = metrics.MEASURES[k]
+        about = m.description if k in values else f"Not defined for this table: {metrics.registry.DOMAINS[m.domain]}."
+        rows.append({"family": metrics.FAMILIES[m.family], "key": k, "measure": m.name, "symbol": m.symbol,
+                     "value": values.get(k), "better": "↑ higher" if m.higher_is_better else "↓ lower",
+                     "range": m.range_text, "reference": m.reference, "about": about})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def show_measures(frame: pd.DataFrame, key: str) -> None:
+    """The measure table, one block per family (registry order); the last column is the
+    registry's one-sentence description (also the goodness chart's hover text)."""
+    config = {
+        "measure": st.column_config.TextColumn("Measure", help="Hover a chart bar for its one-sentence description"),
+        "symbol": st.column_config.TextColumn("Symbol", width="small"),
+        "value": st.column_config.NumberColumn("Value", format="%.4f", help="Computed by metrics.evaluate"),
+        "better": st.column_config.TextColumn("Better", width="small", help="Which direction is better"),
+        "range": st.column_config.TextColumn("Range", width="small", help="Bounds declared in the registry"),
+        "reference": st.column_config.TextColumn("Reference", width="medium"),
+        "about": st.column_config.TextColumn("What it measures", width="large"),
+    }
+    for family, block in frame.groupby("family", sort=False):
+        st.markdown(f"**{family}**")
+        st.dataframe(block, key=f"{key}_{family}", hide_index=True, width="stretch", row_height=30,
+                     height=38 + 30 * len(block), column_config=config,
+                     column_order=["measure", "symbol", "value", "better", "range", "reference", "about"])
+
+
+def show_formulas(keys: list[str]) -> None:
+    """Each measure's formula (``st.latex`` of the registry's ``formula``) with its description."""
+    for fam, label in metrics.FAMILIES.items():
+        fam_keys = [k for k in keys if metrics.MEASURES[k].family == fam]
+        if not fam_keys:
+            continue
+        st.markdown(f"**{label}**")
+        for k in fam_keys:
+            m = metrics.MEASURES[k]
+            st.markdown(f"{m.name} ({m.symbol}) — {m.description} *{m.reference}*")
+            st.latex(m.formula)
+
+
+def download_buttons(frame: pd.DataFrame, table_csv: bytes | None, stem: str, key: str) -> None:
+    """Download buttons for the measures and the table (``tables.table_csv``)."""
+    c1, c2 = st.columns(2)
+    with c1:
+        st.download_button("Measures (CSV)", frame.to_csv(index=False).encode("utf-8"),
+                           file_name=f"{stem}-measures.csv", mime="text/csv", key=f"{key}_dl_measures",
+                           on_click="ignore")
+    with c2:
+        if table_csv is not None:
+            st.download_button("Table (CSV)", table_csv,
+                               file_name=f"{stem}-table.csv", mime="text/csv", key=f"{key}_dl_table",
+                               on_click="ignore")

@@ -1,0 +1,101 @@
+"""The morph on the Compare page: Reichart & Rappoport's solution R against singletons,
+swept over R's noise or over the number of classes, with the points where a measure's
+preference flips. The tables come from ``metrics.generators`` (``solution_r``,
+``singletons``); the values from ``metrics.evaluate``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+import metrics
+from metrics import generators
+
+from .charts import morph_figure
+from .compare import NA, TIE, prefers
+
+CLASS_SIZE = 10  # Reichart & Rappoport §5: 10 classes of 10 items
+MIN_CLASSES, MAX_CLASSES = 2, 30
+R_LABEL, S_LABEL = "Solution R", "Singletons"
+AXES = {"noise": "noise of solution R (items of each class sent to other clusters)",
+        "classes": "number of classes (both solutions cluster the same data)"}
+
+
+def max_noise(n_classes: int, class_size: int = CLASS_SIZE) -> int:
+    """The largest noise the sliders offer: every class keeps at least one item in its own
+    cluster, and its noise items go to distinct other clusters."""
+    return min(class_size - 1, n_classes - 1)
+
+
+def axis_values(axis: str, n_classes: int, noise: int, class_size: int = CLASS_SIZE) -> list[int]:
+    """The x values of a sweep: every noise R admits, or every class count that admits ``noise``."""
+    if axis == "noise":
+        return list(range(0, max_noise(n_classes, class_size) + 1))
+    if axis == "classes":
+        return list(range(max(MIN_CLASSES, noise + 1), MAX_CLASSES + 1))
+    raise ValueError(f"unknown sweep axis {axis!r}; choose one of {list(AXES)}")
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def sweep(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base: float = math.e,
+          beta: float = 1.0, class_size: int = CLASS_SIZE) -> tuple[pd.DataFrame, dict[str, list[float]]]:
+    """(curve, flips): each chosen measure of solution R and of singletons at every x of the
+    sweep (long table: x, solution, key, value), and where each measure's preference flips.
+
+    The swept parameter's own slider value does not enter the result: call through
+    :func:`sweep_for`, which leaves it out of the cache key.
+    """
+    xs = axis_values(axis, n_classes, noise, class_size)
+    rows = []
+    for x in xs:
+        m, k = (n_classes, x) if axis == "noise" else (x, noise)
+        for label, table in ((R_LABEL, generators.solution_r(m, class_size, k)),
+                             (S_LABEL, generators.singletons([class_size] * m))):
+            values = metrics.evaluate(table, list(keys), log_base=log_base, beta=beta)
+            rows.extend({"x": x, "solution": label, "key": key, "value": values[key]} for key in keys)
+    curve = pd.DataFrame(rows, columns=["x", "solution", "key", "value"])
+    return curve, {key: flips(curve, key) for key in keys}
+
+
+def sweep_for(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base: float = math.e,
+              beta: float = 1.0) -> tuple[pd.DataFrame, dict[str, list[float]]]:
+    """:func:`sweep` with the swept parameter normalized away (one cache entry per sweep)."""
+    if axis == "noise":
+        return sweep(axis, n_classes, 0, keys, log_base, beta)
+    return sweep(axis, 0, noise, keys, log_base, beta)
+
+
+def flips(curve: pd.DataFrame, key: str) -> list[float]:
+    """Where measure ``key``'s preference between singletons (A) and solution R (B) changes
+    along a sweep: the x of a tie between two opposite preferences, else the midpoint."""
+    sub = curve[curve["key"] == key]
+    r = dict(zip(sub.loc[sub["solution"] == R_LABEL, "x"], sub.loc[sub["solution"] == R_LABEL, "value"]))
+    s = dict(zip(sub.loc[sub["solution"] == S_LABEL, "x"], sub.loc[sub["solution"] == S_LABEL, "value"]))
+    out, last_side, last_x, tie_x = [], None, None, None
+    for x in sorted(r):
+        side = prefers(key, s[x], r[x])
+        if side in (TIE, NA):
+            tie_x = x if side == TIE else tie_x
+            continue
+        if last_side is not None and side != last_side:
+            out.append(float(tie_x) if tie_x is not None and tie_x > last_x else (last_x + x) / 2)
+        last_side, last_x, tie_x = side, x, None
+    return out
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def morph_chart(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base: float, beta: float):
+    """(figure, values) of the morph at the sliders' position — built once per position.
+
+    ``values`` maps each solution's label to its measures at the sliders. A cached figure is
+    shared read-only: ``st.plotly_chart`` copies it before encoding.
+    """
+    curve, flip_points = sweep_for(axis, n_classes, noise, keys, log_base, beta)
+    current_x = noise if axis == "noise" else n_classes
+    fig = morph_figure(curve, list(keys), AXES[axis], current_x, flip_points, (R_LABEL, S_LABEL))
+    here = curve[curve["x"] == current_x]
+    values = {label: dict(zip(g["key"], g["value"])) for label, g in here.groupby("solution")}
+    return fig, values
