@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.special import xlogy
 
 from .contingency import Contingency, TableStats
-from .registry import DOMAINS, _check_beta, _check_log_base, resolve
+from .registry import _check_beta, _check_log_base, resolve
 
 __all__ = ["TableBatch", "evaluate_batch"]
 
@@ -192,7 +192,7 @@ def evaluate_batch(tables, measures=None, *, log_base: float = math.e, beta: flo
     out = {}
     for m in resolve(measures, batch):
         if not m.applies_to(batch):
-            raise ValueError(f"{m.key} is not defined for every table of the batch: {DOMAINS[m.domain]}")
+            raise ValueError(f"{m.key} is not defined for every table of the batch: {m.why_not(batch)}")
         if m.vectorized:
             values = m.func(batch, log_base=log_base, beta=beta)
         else:

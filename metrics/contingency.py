@@ -29,6 +29,8 @@ __all__ = ["Contingency", "pair_counts"]
 
 # Above this many cells a dense bincount costs more than it saves: go sparse.
 _DENSE_CELLS = 1 << 22
+# Larger totals would overflow int64 marginals (and n^4 in float pair statistics).
+_MAX_TOTAL = float(2**62)
 # Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
 _INT64_SAFE_TOTAL = 1 << 31
 
@@ -531,7 +533,14 @@ def _weights(entry, name: str, i: int) -> dict:
 
 
 def _normalize_counts(vals: np.ndarray) -> np.ndarray:
-    """Integer-valued cells become int64 (or stay Python-int objects when huge)."""
+    """Integer-valued cells become int64; fractional ones float64. Refuses totals
+    that would overflow (checked before any cast, so uint64 cannot wrap)."""
+    total = float(np.sum(vals, dtype=np.float64)) if vals.size else 0.0
+    if not total < _MAX_TOTAL:
+        raise ValueError(
+            f"the table's total {total:.3g} is too large: at most 2^62 (about 4.6e18) items, "
+            "so that marginals, pair counts and their products stay exact and finite"
+        )
     if vals.dtype.kind == "b":
         return vals.astype(np.int64)
     if vals.dtype.kind in "iu":

@@ -28,7 +28,11 @@ from scipy.special import gammaln
 
 from .contingency import Contingency
 
-__all__ = ["expected_mutual_information"]
+__all__ = ["expected_mutual_information", "emi_terms", "EMI_TERM_BUDGET", "emi_out_of_budget"]
+
+# About 5·10^7 terms take ~3 s here; beyond, AMI is left out rather than stall a
+# session (n ≳ 10^8 per class and cluster: the window grows like √n).
+EMI_TERM_BUDGET = 5 * 10**7
 
 _LOG_DELTA = 30 * math.log(10)  # tail mass ignored on each side: 1e-30
 _CHUNK_TERMS = 1 << 22
@@ -45,21 +49,43 @@ def _window(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarra
     return lo, hi
 
 
-def expected_mutual_information(t: Contingency) -> float:
-    """E[I(C;K)] in nats for the margins of ``t`` (integer tables only)."""
-    if not t.is_integer:
-        raise ValueError("expected mutual information needs integer counts (a hypergeometric model)")
-    # Integer-valued float tables (a batch's rows) count as integer.
+def _size_pairs(t: Contingency):
+    """Distinct (class size, cluster size) pairs, their multiplicities and windows."""
     n = int(t.n)
-    if n <= 1:
-        return 0.0
     ua, ca = np.unique(t.row_sums, return_counts=True)
     ub, cb = np.unique(t.col_sums, return_counts=True)
     a = np.repeat(ua, ub.size).astype(np.float64)
     b = np.tile(ub, ua.size).astype(np.float64)
     mult = np.repeat(ca, ub.size).astype(np.float64) * np.tile(cb, ua.size)
     lo, hi = _window(a, b, n)
-    length = np.maximum(hi - lo + 1, 0)
+    return n, a, b, mult, lo, np.maximum(hi - lo + 1, 0)
+
+
+def emi_terms(t: Contingency) -> int:
+    """How many hypergeometric terms :func:`expected_mutual_information` would sum."""
+    if t.n <= 1:
+        return 0
+    return int(t.memo("emi_pairs", _size_pairs)[-1].sum())
+
+
+def emi_out_of_budget(t) -> str | None:
+    """Why AMI is not computed for ``t`` (None when it is within the budget)."""
+    if not isinstance(t, Contingency) or not t.is_integer:
+        return None
+    terms = emi_terms(t)
+    if terms <= EMI_TERM_BUDGET:
+        return None
+    return (f"its exact expected mutual information would sum {terms:.1e} terms for these margins "
+            f"(budget {EMI_TERM_BUDGET:.0e}; the cost grows like √n)")
+
+
+def expected_mutual_information(t: Contingency) -> float:
+    """E[I(C;K)] in nats for the margins of ``t`` (integer tables only)."""
+    if not t.is_integer:
+        raise ValueError("expected mutual information needs integer counts (a hypergeometric model)")
+    if int(t.n) <= 1:
+        return 0.0
+    n, a, b, mult, lo, length = t.memo("emi_pairs", _size_pairs)
     keep = length > 0
     a, b, mult, lo, length = a[keep], b[keep], mult[keep], lo[keep], length[keep]
     # log P(k) = const(a, b) − lnΓ(k+1) − lnΓ(a−k+1) − lnΓ(b−k+1) − lnΓ(n−a−b+k+1)

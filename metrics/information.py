@@ -26,7 +26,7 @@ from scipy.special import gammaln
 
 from ._arith import div, sqrt, where
 from .contingency import Contingency, TableStats
-from .expected import expected_mutual_information
+from .expected import emi_out_of_budget, expected_mutual_information
 from .registry import register
 
 INF = math.inf
@@ -150,7 +150,7 @@ _register_nmi("nmi_joint", "NMI_joint", "joint entropy", r"\frac{I}{H(C,K)}", la
           formula=r"\frac{I - E[I]}{\tfrac12(H(C)+H(K)) - E[I]}",
           description="Mutual information corrected for chance under the hypergeometric model (0 = chance).",
           symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score", vectorized=False,
-          domain="integer",
+          domain="integer", limit=emi_out_of_budget,
           goodness_range=(0.0, 1.0))
 def ami(t, *, log_base, beta):
     """AMI with the arithmetic-mean normaliser (scikit-learn's default).

@@ -54,6 +54,7 @@ class Measure:
     vectorized: bool = True
     domain: str = "any"
     goodness_range: tuple[float, float] | None = None
+    limit: Callable | None = field(default=None, repr=False, compare=False)
 
     def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
         if not isinstance(t, Contingency):
@@ -63,20 +64,33 @@ class Measure:
             )
         _check_log_base(log_base)
         _check_beta(beta)
-        if not self.applies_to(t):
-            raise ValueError(f"{self.key} is not defined for this table: {DOMAINS[self.domain]}")
+        reason = self.why_not(t)
+        if reason:
+            verb = "defined" if self._outside_domain(t) else "computed"
+            raise ValueError(f"{self.key} is not {verb} for this table: {reason}")
         value = float(self.func(t, log_base=log_base, beta=beta))
         lo, hi = self.bounds
         # Rounding must never push a value out of its declared range (no NMI of 1+ε).
         return min(max(value, lo), hi)
 
-    def applies_to(self, t) -> bool:
-        """Whether the measure is defined for table (or batch) ``t``; see DOMAINS."""
+    def why_not(self, t) -> str | None:
+        """Why the measure is not computed for table (or batch) ``t``, or None.
+
+        Either ``t`` is outside the measure's ``domain`` (see DOMAINS), or the
+        measure's ``limit`` says the computation would be too costly."""
+        if self._outside_domain(t):
+            return DOMAINS[self.domain]
+        return self.limit(t) if self.limit else None
+
+    def _outside_domain(self, t) -> bool:
         if self.domain == "integer":
-            return bool(t.is_integer)
+            return not t.is_integer
         if self.domain == "counts":
-            return bool(t.min_cell >= 1)
-        return True
+            return not t.min_cell >= 1
+        return False
+
+    def applies_to(self, t) -> bool:
+        return self.why_not(t) is None
 
     def goodness(self, value):
         """Map values (a number or an array) onto a common "goodness" scale in [0, 1],
@@ -132,7 +146,7 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              bounds: tuple[float, float], reference: str, formula: str, description: str,
              uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
              sklearn: str | None = None, vectorized: bool = True, domain: str = "any",
-             goodness_range: tuple[float, float] | None = None):
+             goodness_range: tuple[float, float] | None = None, limit: Callable | None = None):
     """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
 
     ``func`` reads the shared quantities of ``t`` — a Contingency or, when
@@ -150,15 +164,16 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
                                 description, func, uses_log_base, symmetric, n_invariant, sklearn,
-                                vectorized, domain, goodness_range)
+                                vectorized, domain, goodness_range, limit)
         return func
 
     return deco
 
 
 def _check_log_base(log_base) -> None:
-    if not (isinstance(log_base, (int, float)) and math.isfinite(log_base) and log_base > 0 and log_base != 1):
-        raise ValueError(f"log_base must be a positive number other than 1, got {log_base!r}")
+    # Bases in (0, 1) are logarithms too, but make every information negative.
+    if not (isinstance(log_base, (int, float)) and math.isfinite(log_base) and log_base > 1):
+        raise ValueError(f"log_base must be a number above 1 (e.g. 2 for bits, e for nats), got {log_base!r}")
 
 
 def _check_beta(beta) -> None:
@@ -198,4 +213,6 @@ def evaluate(t: Contingency, measures: Iterable[str] | str | None = None, *,
     if not isinstance(t, Contingency):
         raise TypeError(f"evaluate takes a metrics.Contingency, got {type(t).__name__}; "
                         "build one with Contingency.from_labels or Contingency.from_table")
+    _check_log_base(log_base)
+    _check_beta(beta)
     return {m.key: m(t, log_base=log_base, beta=beta) for m in resolve(measures, t)}

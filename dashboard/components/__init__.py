@@ -12,4 +12,8 @@
 ``sources``   choosing a solution on the Compare page (preset, Table lab's table, upload)
 ``state``     small helpers for the URL (``st.query_params``)
 ``scenarios`` the guided scenarios linked from Home
+``lines``     line charts over a swept parameter (small multiples), for Real data and the Fuzzy lab
+``fuzzy_views``      the Fuzzy lab: Utt et al.'s worked example, playground, Experiments 1–3 (cached units)
+``real_data_views``  bundled data sets clustered for every k (scikit-learn, SciPy), cached per k
+``gallery_views``    the Paper gallery: ``metrics.gallery`` rows as tables with links to the pages
 """

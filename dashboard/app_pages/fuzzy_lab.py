@@ -1,0 +1,180 @@
+"""Fuzzy lab: V on ambiguous data (Utt et al. 2014) — the worked example, a playground, and
+Experiments 1–3 re-run."""
+
+import streamlit as st
+
+import metrics
+from dashboard.components import fuzzy_views as fz
+from dashboard.components.charts import table_heatmap
+from dashboard.components.controls import shared_controls
+from dashboard.components.state import url_commit, url_state
+from metrics import experiments
+
+settings = shared_controls()
+st.title("Fuzzy lab")
+st.caption("Ambiguous data: a point may belong to several gold classes and, in a soft clustering, to several "
+           "clusters. Utt et al. (2014) split each point's mass over its classes (**fuzzy V**) instead of counting "
+           "every membership (**counted V**), and add a **dissimilarity step** that maps classes to clusters one to "
+           "one. Every number below is computed by `metrics`.")
+
+# ---------------------------------------------------------------- the worked example
+st.header("The worked example (Tables 1–2)")
+ex = fz.example()
+w1, w2, w3 = st.columns([4, 4, 5], gap="medium")
+with w1:
+    st.markdown("**Memberships** (Figures 1–2)")
+    st.dataframe(fz.example_memberships(), hide_index=True, width="stretch", key="fz_ex_members")
+with w2:
+    st.markdown("**Table 1** — each point's mass 1 split over its classes")
+    st.dataframe(fz.example_table1(), width="stretch", key="fz_ex_table1",
+                 column_config={c: st.column_config.NumberColumn(format="%.3f") for c in ("g1", "g2", "g3", "g4")})
+with w3:
+    st.markdown("**Table 2** — the fuzzy contingency table (clusters as rows, as printed)")
+    st.dataframe(fz.example_table2(), width="stretch", key="fz_ex_table2",
+                 column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                for c in ("g1", "g2", "g3", "g4", "Σ")})
+scores = fz.example_scores(settings.log_base, settings.beta)
+fmt4 = st.column_config.NumberColumn(format="%.4f")
+st.dataframe(scores, hide_index=True, width="stretch", key="fz_ex_scores",
+             column_config={c: fmt4 for c in scores.columns if c not in ("counting", "printed V", "total mass")})
+fuzzy_rh = float(scores.loc[0, "V, R&H normalisation (H(C), H(K))"])
+fuzzy_joint = float(scores.loc[0, "V, the paper's eqs. 2–3 (H(C,K))"])
+counted = float(scores.loc[1, "V, R&H normalisation (H(C), H(K))"])
+st.info(
+    f"**The normalisation finding.** The paper prints fuzzy V = {ex['printed']['fuzzy_v']} and defines "
+    "h = 1 − H(C|G)/H(C,G), c = 1 − H(G|C)/H(C,G) (its eqs. 2–3, 'correcting typos' of Rosenberg & Hirschberg, "
+    f"footnote 1). That normalisation gives **{fuzzy_joint:.4f}** on Table 2; Rosenberg & Hirschberg's own "
+    f"(H(C) and H(K)) gives **{fuzzy_rh:.4f}** — the printed {ex['printed']['fuzzy_v']}, truncated. So the printed "
+    f"numbers follow Rosenberg & Hirschberg. The 'traditional V = {ex['printed']['traditional_v']}' is reproduced by "
+    f"no counting we tried: counting every membership pair once gives {counted:.4f}."
+    + ("" if settings.beta == 1 else f" (The sidebar's β = {settings.beta:g}; the paper uses β = 1.)"))
+st.page_link("app_pages/gallery.py", label="Every printed number of the paper, beside ours: the Paper gallery",
+             icon=":material/fact_check:")
+
+
+# ---------------------------------------------------------------- the playground
+@st.fragment
+def playground(log_base: float, beta: float) -> None:
+    """Generated ambiguous data; a fragment, so its sliders rerun only this section."""
+    st.header("Playground: ambiguity and softness")
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        n = st.slider("Data size (points)", 10, 500, 100, 10, key="fz_n", bind="query-params")
+        url_state("fz_scheme", fz.SCHEME_LABELS, "halving", "ambiguity scheme")
+        scheme = st.selectbox("Ambiguity scheme", list(fz.SCHEME_LABELS), key="fz_scheme",
+                              format_func=fz.SCHEME_LABELS.get, help=experiments.SCHEMES["halving"])
+        url_commit("fz_scheme", "halving")
+    with c2:
+        if scheme == "fixed":
+            rate = st.slider("Classes per point", 1, 6, 2, key="fz_rate", bind="query-params")
+        elif scheme == "share":
+            rate = st.slider("Ambiguous points (%)", 0, 100, 50, 5, key="fz_share", bind="query-params") / 100
+        else:
+            rate = None
+            st.caption(f"Halving scheme: {experiments.SCHEMES['halving']}.")
+        classes = st.slider("Gold classes", 2, 500, 100, key="fz_classes", bind="query-params",
+                            help="How many classes the points' memberships are drawn from (Utt et al.'s "
+                                 "Experiment 3: as many classes as points).")
+    with c3:
+        soft = st.slider("Softness of the clustering (%)", 0, 100, 50, 100 // (fz.SOFT_STEPS - 1), key="fz_soft",
+                         bind="query-params",
+                         help="0 %: every point only in the cluster of its first class (hard). 100 %: in the "
+                              "clusters of all its classes — identical to the gold standard.")
+        noise = st.slider("Wrong memberships (%)", 0, 50, 0, 5, key="fz_noise", bind="query-params",
+                          help="The cluster memberships of this share of the points are permuted among them.")
+    with c4:
+        measures = fz.fuzzy_measures()
+        url_state("fz_m", measures, "v_measure", "measure")
+        measure = st.selectbox("Measure", measures, key="fz_m",
+                               format_func=lambda k: f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}",
+                               help="Measures defined on fractional tables.")
+        url_commit("fz_m", "v_measure")
+        seed = int(st.number_input("Seed", 0, 10_000, 0, key="fz_seed", bind="query-params"))
+
+    params = (int(n), scheme, rate, int(classes), seed, noise / 100)
+    try:
+        gold = fz.gold_standard(*params[:5])
+        long = fz.softness_curve(params, measure, log_base, beta)
+    except (ValueError, KeyError) as exc:
+        st.error(f"These settings do not make a data set: {exc}. Change the sliders.")
+        return
+    steps = sorted(long["step"].unique())
+    softness = {s: float(long.loc[long["step"] == s, "softness"].iloc[0]) for s in steps}
+    here = min(steps, key=lambda s: abs(softness[s] - soft))
+    values = fz.step_scores(*params, here, measure, log_base, beta)
+    symbol = metrics.MEASURES[measure].symbol
+    ambiguous = sum(len(g) > 1 for g in gold)
+    st.caption(f"{len(gold)} points, {ambiguous} of them ambiguous; {len(steps)} clusterings from hard to the "
+               f"perfect soft one. At the sliders: {softness[here]:.0f} % of the extra memberships assigned"
+               + (f", {noise} % of the points' clusters permuted." if noise else "."))
+    p1, p2 = st.columns([2, 3], gap="medium")
+    with p1:
+        st.markdown(f"**{symbol} at the sliders**")
+        st.plotly_chart(fz.variants_figure(values, symbol), key="fz_variants", width="stretch")
+    with p2:
+        st.markdown(f"**{symbol} along softness** (Utt et al. Figures 6 and 11)")
+        st.plotly_chart(fz.steps_figure(long, symbol, softness[here]), key="fz_curve", width="stretch")
+    with st.expander("The tables at the sliders"):
+        tables = fz.step_tables(*params, here)
+        h1, h2 = st.columns(2)
+        for col, variant in ((h1, "fuzzy"), (h2, "fuzzy_diss")):
+            with col:
+                st.markdown(f"**{fz.VARIANT_LABELS[variant]}**")
+                fig, summary = table_heatmap(tables[variant], max_rows=30, max_cols=30, height=420)
+                st.plotly_chart(fig, key=f"fz_heat_{variant}", width="stretch")
+                st.caption(summary or f"{tables[variant].shape[0]} classes × {tables[variant].shape[1]} clusters, "
+                                      f"total mass {tables[variant].n:.4g}")
+
+
+playground(settings.log_base, settings.beta)
+
+
+# ---------------------------------------------------------------- the experiments
+@st.fragment
+def experiments_section() -> None:
+    st.header("Experiments 1–3, re-run")
+    st.caption("Seeded and cached; sizes are smaller than the paper's so that a rerun stays quick. Scores are V "
+               "(β = 1, Rosenberg & Hirschberg's normalisation), as in the paper.")
+    seed = int(st.columns(4)[0].number_input("Seed of the experiments", 0, 10_000, 0, key="fz_eseed",
+                                             bind="query-params"))
+    tab1, tab2, tab3 = st.tabs(["Experiment 1: data size", "Experiment 2: random clusterings",
+                                "Experiment 3: softness"])
+    with tab1:
+        st.markdown("Perfect clusterings of random ambiguous gold standards (halving scheme) at growing data sizes "
+                    "(paper: Figure 4, 2 to ~1000 points, 100 gold standards each). The paper: fuzzy V is "
+                    "consistently higher than V, neither reaches 1, the variation shrinks with size.")
+        e1, e2 = st.columns(2)
+        largest = e1.select_slider("Largest size", [16, 32, 64, 128, 256, 512], 128, key="fz_e1_max",
+                                   bind="query-params")
+        repeats = e2.slider("Gold standards per size", 5, 50, 20, 5, key="fz_e1_rep", bind="query-params")
+        frame = fz.experiment1(fz.sizes_up_to(int(largest), 8), int(repeats), seed)
+        summary = experiments.summarize(frame)
+        st.plotly_chart(fz.experiment1_figure(frame), key="fz_exp1", width="stretch")
+        st.dataframe(summary, hide_index=True, width="stretch", key="fz_exp1_summary",
+                     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in summary.columns
+                                    if c not in ("size", "runs")}
+                     | {"fuzzy_higher": st.column_config.NumberColumn("fuzzy higher (share)", format="percent")})
+    with tab2:
+        st.markdown("A random ambiguous gold standard against an independent random soft clustering with the same "
+                    "ambiguity profile, one pair per size (paper: Figure 5, every size from 2 to 500).")
+        largest2 = st.slider("Largest size", 20, 500, 200, 20, key="fz_e2_max", bind="query-params")
+        frame2 = fz.experiment2(fz.even_sizes(int(largest2)), seed)
+        st.plotly_chart(fz.experiment2_figure(frame2), key="fz_exp2", width="stretch")
+        s2 = experiments.summarize(frame2)
+        st.caption(f"Fuzzy V above counted V at {int((s2['fuzzy_higher'] == 1).sum())} of {len(s2)} sizes.")
+    with tab3:
+        st.markdown("One gold standard (halving scheme, as many classes as points), clustered from hard — each point "
+                    "in the cluster of its first class — to the perfect soft clustering (paper: Figures 6 and 11, "
+                    "500 "
+                    "points). The paper: both V's fall as the clustering gets closer to the gold standard; with the "
+                    "dissimilarity step both rise to 1.")
+        e31, e32 = st.columns(2)
+        n3 = e31.slider("Points", 50, 500, 200, 50, key="fz_e3_n", bind="query-params")
+        steps3 = e32.slider("Clusterings (steps)", 3, 21, 11, 2, key="fz_e3_steps", bind="query-params")
+        frame3 = fz.experiment3(int(n3), int(steps3), seed)
+        st.plotly_chart(fz.steps_figure(fz.tidy_steps(frame3), "V"), key="fz_exp3", width="stretch")
+        with st.expander("Values"):
+            st.dataframe(frame3, hide_index=True, width="stretch", key="fz_exp3_values")
+
+
+experiments_section()

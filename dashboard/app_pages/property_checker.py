@@ -1,0 +1,203 @@
+"""Property checker — Wu et al.'s properties of one measure checked live with their evidence, demos
+that scale, transpose, split and merge a table, VI's range against NVI's, and every measure ×
+property beside Wu et al.'s printed Table 12."""
+
+import math
+
+import streamlit as st
+
+import metrics
+from dashboard.components import property_views as pv
+from dashboard.components.charts import fmt, table_heatmap
+from dashboard.components.controls import shared_controls
+from dashboard.components.presets import load_presets
+from dashboard.components.state import url_commit, url_state
+from dashboard.components.tables import evaluate_cached
+from metrics import generators
+
+DEFAULT_MEASURE = "vi"
+DEFAULT_TABLE = "rh_figure3"
+
+
+def _label(k: str) -> str:
+    return f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}"
+
+
+def _value(values: dict, key: str) -> str:
+    return fmt(values[key]) if key in values else "not defined for this table"
+
+
+def _same(a: dict, b: dict, key: str) -> str:
+    if key not in a or key not in b:
+        return "cannot be compared (not defined for one of the tables)"
+    # Equal up to floating-point rounding: the tolerance metrics' own checks use.
+    return "**equal**" if math.isclose(a[key], b[key], rel_tol=1e-9, abs_tol=1e-12) else "**different**"
+
+
+settings = shared_controls()
+st.title("Property checker")
+st.caption("Which of Wu, Xiong & Chen's (2009, §5.2) mathematical properties does a measure have? Each is checked "
+           "numerically on seeded random tables by `metrics.properties.check_properties`, with a counterexample "
+           "whenever it fails. Below: demos on a table, and the matrix of every measure × property.")
+
+c1, c2 = st.columns([3, 1])
+with c1:
+    url_state("p_m", metrics.MEASURES, DEFAULT_MEASURE, "measure")
+    key = st.selectbox("Measure", list(metrics.MEASURES), key="p_m", format_func=_label)
+    url_commit("p_m", DEFAULT_MEASURE)
+with c2:
+    seed = st.number_input("Seed of the random cases", 0, 10**6, 0, 1, key="p_seed", bind="query-params",
+                           help="Every case is drawn from this seed, so a link reproduces the same cases.")
+m = metrics.MEASURES[key]
+st.markdown(f"**{m.name}** ({m.symbol}) — {m.description} *{m.reference}.* "
+            f"{'Higher' if m.higher_is_better else 'Lower'} is better; range {m.range_text}.")
+
+result = pv.checks(key, int(seed))
+held = [pv.WU_PROPERTIES[p][1] for p in pv.WU_PROPERTIES if result[p]["holds"]]
+failed = [pv.WU_PROPERTIES[p][1] for p in pv.WU_PROPERTIES if not result[p]["holds"]]
+st.markdown(f"**{m.symbol}** has {', '.join(held) or 'none of the five properties'}"
+            + (f"; it lacks {', '.join(failed)}." if failed else "."))
+cols = st.columns(2, gap="medium")
+for i, name in enumerate(pv.WU_PROPERTIES):
+    with cols[i % 2]:
+        pv.show_check(name, result[name])
+with cols[len(pv.WU_PROPERTIES) % 2]:
+    pv.show_metric(result["metric"])
+
+# ---------------------------------------------------------------- demos
+@st.fragment
+def demos(key: str, result: dict, settings) -> None:
+    """Scale, transpose, split/merge and VI's range on a table: a fragment, so moving a demo's
+    slider reruns only the demos (the matrix below does not depend on them)."""
+    m = metrics.MEASURES[key]
+    st.subheader("See it happen")
+    presets = load_presets()
+    url_state("p_t", presets, DEFAULT_TABLE, "table")
+    preset = st.selectbox("Table for the demos", list(presets), key="p_t", format_func=lambda k: presets[k].title)
+    url_commit("p_t", DEFAULT_TABLE)
+    t = presets[preset].contingency()
+    st.caption(f"{presets[preset].provenance}. n = {fmt(t.n)}, {t.shape[0]} classes × {t.shape[1]} clusters.")
+    base = evaluate_cached(t, settings.log_base, settings.beta)
+
+    tab_scale, tab_t, tab_split, tab_range = st.tabs(["n-invariance: scale", "Symmetry: transpose",
+                                                      "Convex additivity: split / merge", "VI's range grows with n"])
+    with tab_scale:
+        lam = st.slider("λ — every cell times λ", 1, 10, 2, key="p_lam", bind="query-params")
+        scaled = generators.scale(t, lam)
+        sv = evaluate_cached(scaled, settings.log_base, settings.beta)
+        st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}({lam}·table) = **{_value(sv, key)}**: "
+                    f"{_same(base, sv, key)}.")
+        curve = pv.scale_curve(t, key, tuple(range(1, 11)), settings.log_base, settings.beta)
+        st.plotly_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
+                        key="pc_scale_chart", width="stretch")
+        st.caption(f"{m.symbol} of `metrics.generators.scale(table, λ)` for λ = 1…10. An n-invariant measure draws a "
+                   "flat line; pair counts C(λx, 2) do not scale with λ, so pair-counting measures drift.")
+
+    with tab_t:
+        transpose = st.toggle("Transpose: classes become clusters and clusters classes", key="p_T", bind="query-params")
+        shown = t.T if transpose else t
+        tv = evaluate_cached(t.T, settings.log_base, settings.beta)
+        fig, summary = table_heatmap(shown, max_rows=30, max_cols=60, height=300)
+        st.plotly_chart(fig, key="pc_transpose_heatmap", width="stretch")
+        st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}(tableᵀ) = **{_value(tv, key)}**: "
+                    f"{_same(base, tv, key)}. Showing the table{'ᵀ' if transpose else ''}: "
+                    f"{m.symbol} = **{_value(tv if transpose else base, key)}**.")
+
+    with tab_split:
+        labels = {str(c): c for c in t.col_labels}
+        names = list(labels)
+        # Synced by hand, not bound: a bound widget writes its label ("merge clusters") into the URL.
+        url_state("p_op", ["split", "merge"], "split", "operation")
+        op = st.segmented_control("Operation", ["split", "merge"], required=True, key="p_op",
+                                  format_func={"split": "split a cluster", "merge": "merge clusters"}.get)
+        url_commit("p_op", "split")
+        after, problem = None, None
+        if op == "split":
+            s1, s2 = st.columns([2, 3])
+            with s1:
+                url_state("p_sc", names, names[0], "cluster")
+                if st.session_state.get("p_sc") not in names:   # kept from another table
+                    st.session_state["p_sc"] = names[0]
+                cluster = st.selectbox("Cluster to split", names, key="p_sc")
+                url_commit("p_sc", names[0])
+            with s2:
+                parts = st.slider("Into equal parts", 2, 8, 2, key="p_parts", bind="query-params")
+            try:
+                after = generators.split(t, labels[cluster], parts)
+            except ValueError as exc:
+                problem = f"This split cannot be made: {exc}."
+            what = f"{cluster} split into {parts}"
+        else:
+            default = names[:2]
+            url_state("p_mc", names, default, "cluster", multi=True)
+            st.session_state["p_mc"] = [c for c in st.session_state.get("p_mc", []) if c in names]
+            chosen = st.multiselect("Clusters to merge", names, key="p_mc")
+            url_commit("p_mc", default)
+            if len(chosen) < 2:
+                problem = "Choose at least two clusters to merge" + (
+                    " — this table has only one cluster: pick another table above." if len(names) < 2 else ".")
+            else:
+                try:
+                    after = generators.merge(t, [labels[c] for c in chosen])
+                except ValueError as exc:
+                    problem = f"These clusters cannot be merged: {exc}."
+            what = " + ".join(chosen)
+        if problem:
+            st.warning(problem)
+        else:
+            av = evaluate_cached(after, settings.log_base, settings.beta)
+            h1, h2 = st.columns(2)
+            with h1:
+                st.caption("Before")
+                st.plotly_chart(table_heatmap(t, max_rows=30, max_cols=60, height=280)[0], key="pc_before_heatmap",
+                                width="stretch")
+            with h2:
+                st.caption(f"After: {what}")
+                st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0], key="pc_after_heatmap",
+                                width="stretch")
+            st.markdown(f"{m.symbol} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
+            if op == "split":
+                curve = pv.split_curve(t, labels[cluster], key, tuple(range(2, 9)), settings.log_base, settings.beta)
+                st.plotly_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}", m.symbol,
+                                               current_x=parts), key="pc_split_chart", width="stretch")
+        verdict = "is" if result["convex_additivity"]["holds"] else "is not"
+        st.caption(f"`metrics.generators.split` divides every cell of the cluster equally (whole items by largest "
+                   f"remainder), so each class keeps its share in every part: the new clustering refines the old one. "
+                   f"Convex additivity says a measure of a partition against its refinement is the size-weighted mean "
+                   f"of the measure within each block — splits and merges act locally. {m.symbol} {verdict} convex "
+                   "additive on the checked cases (above).")
+
+    with tab_range:
+        keys = ["vi", "nvi"] + ([key] if key not in ("vi", "nvi") else [])
+        curve = pv.range_curve(tuple(keys), settings.log_base, settings.beta)
+        st.plotly_chart(pv.range_figure(curve, keys), key="pc_range_chart", width="stretch")
+        st.caption(f"Reichart & Rappoport's (2009) point: VI's values lie in [0, 2 log n], so its scale depends on the "
+                   f"size of the data; NVI = VI/H(C) keeps the single-cluster solution — knowing nothing — at 1 "
+                   f"whatever n. Here, m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5): the "
+                   "single cluster's VI grows with n, its NVI does not; singletons' NVI falls as classes are added. "
+                   f"Values in {settings.unit}, from `metrics.evaluate` of `metrics.generators`' tables.")
+
+
+demos(key, result, settings)
+
+# ---------------------------------------------------------------- the matrix
+st.divider()
+st.subheader("Every measure × property — Wu et al.'s Table 12, extended")
+long = pv.properties_matrix_long()
+cells, was_printed, disagrees = pv.matrix_frames(long)
+st.dataframe(pv.styled_matrix(cells, was_printed, disagrees), key="pc_matrix", width="stretch",
+             height=38 + 35 * min(len(cells), 18),
+             column_config={"measure": st.column_config.TextColumn("Measure", width="medium")})
+st.caption("Columns: Wu et al.'s P1 symmetry, P2 n-invariance, P3 convex additivity, P4 left- and P5 right-domain "
+           "completeness, then the metric axioms of a distance — identity d(X, X) = 0, symmetry, triangle inequality. "
+           "✓ holds, ✗ fails, — does not apply (the metric axioms concern distances). Blue cells are those Wu et al. "
+           "printed, with their entry (" + pv.table12()["note"] + " — so Yes* marks both the un-normalized measure, "
+           "where it means yes, and the normalized one, where it means no); yellow ones are where the print and the "
+           "check disagree. Checked by `metrics.properties.properties_table` with seed 0 and 200 cases per property.")
+explained = pv.wu_explanations(long)
+if explained:
+    st.markdown(f"**Where Table 12 and the check disagree** ({pv.table12()['differences']['reading']})")
+    for why, where in explained:
+        st.markdown(f"- **{', '.join(where)}** — {why}")
+st.download_button("Matrix (CSV)", long.to_csv(index=False).encode("utf-8"), file_name="properties.csv",
+                   mime="text/csv", key="pc_matrix_dl", on_click="ignore")

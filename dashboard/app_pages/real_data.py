@@ -1,0 +1,125 @@
+"""Real data: bundled data sets clustered for every k of a range — the measures against the
+number of clusters (Rosenberg & Hirschberg Fig. 4/5, Wu et al. Fig. 6) and the uniform effect
+(CV_0, CV_1, DCV)."""
+
+import pandas as pd
+import streamlit as st
+
+import metrics
+from dashboard.components import real_data_views as rd
+from dashboard.components.controls import shared_controls
+from dashboard.components.state import url_commit, url_state
+from metrics import experiments
+
+settings = shared_controls()
+st.title("Real data: the number of clusters")
+st.caption("Bundled data sets (scikit-learn's, no download) clustered by K-means, Ward's agglomerative clustering "
+           "and random labels for every k of a range. Each chosen measure is drawn against k — how Rosenberg & "
+           "Hirschberg (Figures 4–5) and Wu et al. (Figure 6) judge measures — and the cluster sizes' CV against "
+           "the classes' (Wu et al.'s uniform effect). Every value comes from `metrics`.")
+
+DEFAULT_ALGOS = ["kmeans", "ward"]
+c1, c2, c3 = st.columns([2, 4, 3])
+with c1:
+    url_state("rd_data", rd.DATASETS, "iris", "data set")
+    key = st.selectbox("Data set", list(rd.DATASETS), key="rd_data", format_func=rd.DATASETS.get)
+    url_commit("rd_data", "iris")
+with c2:
+    url_state("rd_algo", rd.ALGORITHMS, DEFAULT_ALGOS, "algorithm", multi=True)
+    algorithms = st.pills("Algorithms", list(rd.ALGORITHMS), selection_mode="multi", key="rd_algo",
+                          format_func=rd.ALGORITHMS.get)
+    url_commit("rd_algo", DEFAULT_ALGOS)
+with c3:
+    k_lo, k_hi = st.slider("Range of k (number of clusters asked for)", rd.K_MIN, rd.K_MAX, (2, 15), key="rd_k",
+                           bind="query-params",
+                           help="Wu et al.'s Figure 6 runs k from 2 to 15; Rosenberg & Hirschberg's Figures 4–5 "
+                                "go to hundreds (log scale).")
+c4, c5, c6 = st.columns([2, 4, 3])
+with c4:
+    standardize = st.toggle("Standardize features", True, key="rd_std", bind="query-params",
+                            help="Scale every feature to mean 0 and variance 1 before clustering.")
+with c5:
+    log_x = st.toggle("Log scale for k", False, key="rd_logx", bind="query-params")
+with c6:
+    seed = st.number_input("Seed (K-means starts, random labels)", 0, 10_000, 0, key="rd_seed", bind="query-params")
+
+
+def _pick(keys: list[str]) -> None:
+    st.session_state["rd_m"] = list(keys)
+
+
+url_state("rd_m", metrics.MEASURES, rd.DEFAULT_MEASURES, "measure", multi=True)
+mc1, mc2 = st.columns([5, 2])
+with mc1:
+    keys = st.multiselect("Measures", list(metrics.MEASURES), key="rd_m",
+                          format_func=lambda k: f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}")
+with mc2:
+    st.caption("Quick picks")
+    for label, picks in rd.MEASURE_SETS.items():
+        st.button(label, key=f"rd_pick_{label}", on_click=_pick, args=(picks,), width="stretch")
+url_commit("rd_m", rd.DEFAULT_MEASURES)
+
+try:
+    data = rd.load_dataset(key)
+except (ValueError, ImportError, OSError) as exc:
+    st.error(f"Could not load the data set: {exc}. Pick another data set.")
+    st.stop()
+sizes = rd.class_sizes(data)
+st.markdown(f"**{rd.DATASETS[key]}** · {data.features.shape[1]} features · class sizes "
+            f"{', '.join(f'{name} {size}' for name, size in zip(data.class_names, sizes))} · "
+            f"CV_0 = {rd.class_cv(data):.3f}")
+if not algorithms:
+    st.info("Choose at least one algorithm.")
+    st.stop()
+if not keys:
+    st.info("Choose at least one measure.")
+    st.stop()
+ks = list(range(int(k_lo), int(k_hi) + 1))
+algorithms = [a for a in rd.ALGORITHMS if a in algorithms]
+try:
+    rd.run_clusterings(key, algorithms, ks, standardize, int(seed))
+    frame = pd.concat([rd.sweep(key, a, tuple(ks), standardize, int(seed), tuple(keys), settings.log_base,
+                                settings.beta) for a in algorithms], ignore_index=True)
+except (ValueError, KeyError) as exc:
+    st.error(f"Could not evaluate the clusterings: {exc}")
+    st.stop()
+long = rd.long_values(frame, keys)
+
+st.subheader("Measures against k")
+st.caption(f"Dashed line: the true number of classes ({data.n_classes}). Units: {settings.unit}; "
+           f"β = {settings.beta:g}. Rosenberg & Hirschberg: VI grows with k and cannot pick k; Wu et al.: the "
+           "normalized VI_n, VD_n and R_n agree on the best k.")
+st.plotly_chart(rd.measures_figure(long, keys, data.n_classes, log_x), key="rd_measures", width="stretch")
+
+st.subheader("Which k does each measure prefer?")
+st.plotly_chart(rd.goodness_figure(long, keys, algorithms, data.n_classes, log_x), key="rd_goodness",
+                width="stretch")
+st.caption("The registry's goodness scale (`Measure.goodness`): 1 = best possible, distances flipped; it keeps "
+           "each measure's order, so a curve's peak is the k that measure rates best.")
+best = {a: experiments.best_k(frame[frame["algorithm"] == a], keys) for a in algorithms}
+table = pd.DataFrame({"measure": [f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}" for k in keys],
+                      **{rd.ALGORITHMS[a]: [best[a].get(k) for k in keys] for a in algorithms}})
+st.markdown(f"**Best k per measure** (the data has {data.n_classes} classes)")
+st.dataframe(table, hide_index=True, width="content", key="rd_best")
+
+st.subheader("The uniform effect: CV_0, CV_1 and DCV")
+cv0 = float(frame["cv0"].iloc[0])
+u1, u2 = st.columns([3, 2], gap="medium")
+with u1:
+    st.plotly_chart(rd.cv_figure(frame, cv0, data.n_classes, log_x), key="rd_cv", width="stretch")
+with u2:
+    at_true = frame[frame["k"] == data.n_classes]
+    st.markdown(f"CV_0 of the class sizes: **{cv0:.3f}**")
+    if at_true.empty:
+        st.caption(f"k = {data.n_classes} (the number of classes) is outside the range: no DCV at the true k.")
+    for row in at_true.itertuples(index=False):
+        st.markdown(f"{rd.ALGORITHMS[row.algorithm]} at k = {data.n_classes}: CV_1 = **{row.cv1:.3f}**, "
+                    f"DCV = CV_1 − CV_0 = **{row.dcv:.3f}**")
+    st.caption("Wu et al. §3.1: K-means tends to make clusters of similar sizes (CV_1 < CV_0, DCV < 0) — the "
+               "uniform effect; measures that reward it mislead on skewed classes (try *Breast cancer*).")
+
+with st.expander("All values"):
+    shown = frame.assign(algorithm=frame["algorithm"].map(rd.ALGORITHMS))
+    st.dataframe(shown, hide_index=True, width="stretch", key="rd_values")
+    st.download_button("Values (CSV)", shown.to_csv(index=False).encode("utf-8"), file_name=f"{key}-k-sweep.csv",
+                       mime="text/csv", key="rd_dl", on_click="ignore")

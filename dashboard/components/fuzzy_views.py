@@ -1,0 +1,262 @@
+"""The Fuzzy lab's views: Utt et al.'s worked example, a playground of ambiguous data and their
+Experiments 1–3, all computed by ``metrics`` (``Contingency.from_memberships``,
+``metrics.generators``' ambiguity generators and dissimilarity step, ``metrics.experiments``).
+
+Heavy work is cached per unit — one data size of an experiment, one softness step — so the
+page can show progress while new units are computed and a rerun with settings seen before
+costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import metrics
+from metrics import experiments
+
+from .lines import line_panels
+
+EXAMPLE_FILE = Path(__file__).resolve().parents[2] / "assets" / "paper_values" / "utt2014_example.json"
+
+VARIANT_LABELS = {
+    "fuzzy": "fuzzy (mass split over classes)",
+    "count": "counted (every membership once)",
+    "fuzzy_diss": "fuzzy + dissimilarity step",
+    "count_diss": "counted + dissimilarity step",
+}
+VARIANT_COLORS = {"fuzzy": "#1f77b4", "count": "#ff7f0e", "fuzzy_diss": "#1f77b4", "count_diss": "#ff7f0e"}
+VARIANT_DASH = {"fuzzy_diss": "dash", "count_diss": "dash"}
+SCHEME_LABELS = {"halving": "Utt et al.'s halving scheme", "fixed": "same number of classes for every point",
+                 "share": "a share of the points in 2 classes"}
+SOFT_STEPS = 11  # softness 0 %, 10 %, …, 100 %
+
+
+def fuzzy_measures() -> list[str]:
+    """Registered measures defined on the fractional tables of ambiguous data (registry order)."""
+    return [k for k, m in metrics.MEASURES.items() if m.domain == "any"]
+
+
+# ---------------------------------------------------------------------- the worked example
+@lru_cache(maxsize=1)
+def example() -> dict:
+    """The worked example's memberships and printed values (assets/paper_values/utt2014_example.json)."""
+    data = json.loads(EXAMPLE_FILE.read_text(encoding="utf-8"))
+    points = list(data["gold"])
+    return {"points": points, "gold": [tuple(data["gold"][p]) for p in points],
+            "clusters": [tuple(data["clusters"][p]) for p in points], "printed": data["printed"],
+            "provenance": data["provenance"]}
+
+
+def example_memberships() -> pd.DataFrame:
+    ex = example()
+    return pd.DataFrame({"point": ex["points"], "gold classes": [", ".join(g) for g in ex["gold"]],
+                         "clusters": [", ".join(c) for c in ex["clusters"]]})
+
+
+def example_table1() -> pd.DataFrame:
+    """Table 1: each point's mass over the classes — the fuzzy table with one cluster per point,
+    shown with points as rows as the paper prints it."""
+    ex = example()
+    t = metrics.Contingency.from_memberships(ex["gold"], ex["points"], mode="fuzzy")
+    return t.T.to_frame()
+
+
+def example_tables() -> dict[str, metrics.Contingency]:
+    ex = example()
+    return {mode: metrics.Contingency.from_memberships(ex["gold"], ex["clusters"], mode=mode)
+            for mode in ("fuzzy", "count")}
+
+
+def example_table2() -> pd.DataFrame:
+    """Table 2 as printed (clusters as rows) with each cluster's mass Σ (the table's column sums)."""
+    t = example_tables()["fuzzy"]
+    frame = t.T.to_frame()
+    frame["Σ"] = t.col_sums
+    return frame
+
+
+def example_scores(log_base: float, beta: float) -> pd.DataFrame:
+    """V under both countings and both normalisations, with h and c (``metrics.evaluate``)."""
+    ex = example()
+    printed = {"fuzzy": ex["printed"]["fuzzy_v"], "count": ex["printed"]["traditional_v"]}
+    rows = []
+    for mode, t in example_tables().items():
+        v = metrics.evaluate(t, ["homogeneity", "completeness", "v_measure", "fuzzy_v_joint"],
+                             log_base=log_base, beta=beta)
+        rows.append({"counting": VARIANT_LABELS[mode], "printed V": printed[mode], "total mass": t.n,
+                     "h": v["homogeneity"], "c": v["completeness"],
+                     "V, R&H normalisation (H(C), H(K))": v["v_measure"],
+                     "V, the paper's eqs. 2–3 (H(C,K))": v["fuzzy_v_joint"]})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------- the playground
+@st.cache_data(max_entries=64, show_spinner=False)
+def gold_standard(n: int, scheme: str, rate, n_classes: int, seed: int) -> list[tuple]:
+    """``experiments.ambiguous_gold`` (ValueError passes through for the page to show)."""
+    return experiments.ambiguous_gold(n, scheme, rate, n_classes, seed=seed)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def clusterings(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float) -> list[list[tuple]]:
+    """Up to :data:`SOFT_STEPS` clusterings from hard to the perfect soft one; with ``noise``, the
+    cluster memberships of that share of the points permuted (the same points at every step)."""
+    gold = gold_standard(n, scheme, rate, n_classes, seed)
+    steps = experiments.soft_clusterings(gold, SOFT_STEPS)
+    if noise > 0:
+        steps = [experiments.with_noise(c, noise, seed=seed) for c in steps]
+    return steps
+
+
+@st.cache_data(max_entries=2048, show_spinner=False)
+def step_scores(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, step: int, measure: str,
+                log_base: float, beta: float) -> dict:
+    """``experiments.experiment3_row`` of one clustering of :func:`clusterings`."""
+    gold = gold_standard(n, scheme, rate, n_classes, seed)
+    steps = clusterings(n, scheme, rate, n_classes, seed, noise)
+    return experiments.experiment3_row(gold, steps[step], step, len(steps), measure, log_base=log_base, beta=beta)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def step_tables(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, step: int):
+    """The four tables of one clustering (shared read-only, for the heatmaps)."""
+    gold = gold_standard(n, scheme, rate, n_classes, seed)
+    return experiments.fuzzy_tables(gold, clusterings(n, scheme, rate, n_classes, seed, noise)[step])
+
+
+def softness_curve(params: tuple, measure: str, log_base: float, beta: float) -> pd.DataFrame:
+    """Every step's scores (computed with a progress bar when new) as a tidy frame:
+    step, softness (%), variant, value."""
+    steps = clusterings(*params)
+    bar = st.progress(0.0, text="Scoring the clusterings…")
+    rows = []
+    for i in range(len(steps)):
+        rows.append(step_scores(*params, i, measure, log_base, beta))
+        bar.progress((i + 1) / len(steps), text=f"Scoring clustering {i + 1} of {len(steps)}")
+    bar.empty()
+    return tidy_steps(pd.DataFrame(rows))
+
+
+def tidy_steps(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of ``experiment3_row`` as (step, softness %, variant, value)."""
+    long = frame.melt(id_vars=["step", "softness"], value_vars=[v for v in VARIANT_LABELS if v in frame],
+                      var_name="variant", value_name="value")
+    long["softness"] = 100.0 * long["softness"]
+    long["label"] = long["variant"].map(VARIANT_LABELS)
+    return long
+
+
+def variants_figure(values: dict[str, float], symbol: str) -> go.Figure:
+    """The four countings at the sliders, as horizontal bars."""
+    names = list(VARIANT_LABELS)
+    data = [{"type": "bar", "orientation": "h", "y": [VARIANT_LABELS[v] for v in names],
+             "x": [values[v] for v in names], "text": [f"{values[v]:.4f}" for v in names], "textposition": "outside",
+             "cliponaxis": False, "marker": {"color": [VARIANT_COLORS[v] for v in names],
+                                             "pattern": {"shape": ["", "", "/", "/"]}},
+             "hovertemplate": f"%{{y}}<br>{symbol} = %{{x:.4f}}<extra></extra>"}]
+    layout = {"height": 230, "margin": {"l": 10, "r": 60, "t": 10, "b": 40}, "bargap": 0.3,
+              "xaxis": {"title": {"text": symbol}, "rangemode": "tozero"},
+              "yaxis": {"type": "category", "autorange": "reversed"}}
+    return go.Figure(data=data, layout=layout)
+
+
+def steps_figure(long: pd.DataFrame, symbol: str, current: float | None = None) -> go.Figure:
+    """The four countings along softness (Utt et al. Figures 6 and 11)."""
+    return line_panels(long, x="softness", y="value", series="label",
+                       series_order=[VARIANT_LABELS[v] for v in VARIANT_LABELS],
+                       colors={VARIANT_LABELS[v]: c for v, c in VARIANT_COLORS.items()},
+                       dashes={VARIANT_LABELS[v]: d for v, d in VARIANT_DASH.items()},
+                       x_title="softness: share of the extra gold memberships assigned (%)", y_title=symbol,
+                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320)
+
+
+# ---------------------------------------------------------------------- the experiments
+@st.cache_data(max_entries=512, show_spinner=False)
+def experiment1_size(size: int, repeats: int, seed: int) -> pd.DataFrame:
+    return experiments.experiment1_size(size, repeats, seed)
+
+
+@st.cache_data(max_entries=2048, show_spinner=False)
+def experiment2_size(size: int, seed: int) -> pd.DataFrame:
+    return experiments.experiment2_size(size, 1, seed)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def experiment3_setup(n_points: int, n_steps: int, seed: int):
+    return experiments.experiment3_setup(n_points, n_steps, seed)
+
+
+@st.cache_data(max_entries=1024, show_spinner=False)
+def experiment3_step(n_points: int, n_steps: int, seed: int, step: int) -> dict:
+    gold, steps = experiment3_setup(n_points, n_steps, seed)
+    return experiments.experiment3_row(gold, steps[step], step, len(steps))
+
+
+def run_units(label: str, units: list, work) -> list:
+    """``work(unit)`` for every unit with a progress bar (cached units pass at once)."""
+    bar = st.progress(0.0, text=label)
+    out = []
+    for i, u in enumerate(units):
+        out.append(work(u))
+        bar.progress((i + 1) / len(units), text=f"{label} {i + 1}/{len(units)}")
+    bar.empty()
+    return out
+
+
+def experiment1(sizes: list[int], repeats: int, seed: int) -> pd.DataFrame:
+    frames = run_units("Experiment 1: data size", sizes, lambda s: experiment1_size(s, repeats, seed))
+    return pd.concat(frames, ignore_index=True)
+
+
+def experiment2(sizes: list[int], seed: int) -> pd.DataFrame:
+    frames = run_units("Experiment 2: data size", sizes, lambda s: experiment2_size(s, seed))
+    return pd.concat(frames, ignore_index=True)
+
+
+def experiment3(n_points: int, n_steps: int, seed: int) -> pd.DataFrame:
+    _, steps = experiment3_setup(n_points, n_steps, seed)
+    rows = run_units("Experiment 3: clustering", list(range(len(steps))),
+                     lambda i: experiment3_step(n_points, n_steps, seed, i))
+    return pd.DataFrame(rows)
+
+
+def experiment1_figure(frame: pd.DataFrame) -> go.Figure:
+    """Figure 4's re-run: the spread of fuzzy and counted V at each data size (box plots)."""
+    data = []
+    for variant in ("fuzzy", "count"):
+        data.append({"type": "box", "name": VARIANT_LABELS[variant], "x": frame["size"].astype(str).to_numpy(),
+                     "y": frame[variant].to_numpy(), "marker": {"color": VARIANT_COLORS[variant], "size": 3},
+                     "boxmean": True, "boxpoints": "outliers",
+                     "hovertemplate": f"{VARIANT_LABELS[variant]}<br>%{{x}} points<br>V = %{{y:.4f}}<extra></extra>"})
+    layout = {"height": 380, "boxmode": "group", "margin": {"l": 10, "r": 10, "t": 40, "b": 40},
+              "xaxis": {"type": "category", "title": {"text": "data size (points), each clustered perfectly"}},
+              "yaxis": {"title": {"text": "V"}, "range": [0, 1.02]},
+              "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}}
+    return go.Figure(data=data, layout=layout)
+
+
+def experiment2_figure(frame: pd.DataFrame) -> go.Figure:
+    long = frame.melt(id_vars=["size"], value_vars=["fuzzy", "count"], var_name="variant", value_name="value")
+    long["label"] = long["variant"].map(VARIANT_LABELS)
+    return line_panels(long, x="size", y="value", series="label",
+                       series_order=[VARIANT_LABELS["fuzzy"], VARIANT_LABELS["count"]],
+                       colors={VARIANT_LABELS[v]: VARIANT_COLORS[v] for v in ("fuzzy", "count")},
+                       x_title="data size (points): a random gold standard against a random soft clustering",
+                       y_title="V", panel_height=320, markers=False)
+
+
+def sizes_up_to(largest: int, count: int) -> list[int]:
+    return experiments.default_sizes(largest, count)
+
+
+def even_sizes(largest: int, points: int = 60) -> list[int]:
+    """About ``points`` evenly spaced sizes from 2 to ``largest`` (the paper: every size to 500)."""
+    step = max(1, int(np.ceil((largest - 1) / points)))
+    return list(range(2, largest + 1, step))

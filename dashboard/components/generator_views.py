@@ -1,0 +1,415 @@
+"""The Generator lab's views: Dom's parametric family as sliders, one parameter swept against
+every chosen measure, and Dom's / Rosenberg & Hirschberg's properties P1–P7 over the paper's
+grid beside the printed Table 2.
+
+Every table comes from ``metrics.generators.dom`` ([Dom01] §5 with [RH07]'s noise classes, §4
+and Figure 3); every value from ``metrics`` (``evaluate_batch``, ``properties.dom_property_rates``);
+positions on the common scale from the registry's ``Measure.goodness``. Nothing here computes
+a measure: this module picks parameters, calls ``metrics`` and draws.
+
+References: [Dom01] Dom (2001), IBM RJ 10219. [RH07] Rosenberg & Hirschberg (2007), EMNLP-CoNLL.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import metrics
+from metrics import generators, properties
+
+from .charts import fmt
+
+PAPER_VALUES = Path(__file__).resolve().parents[2] / "assets" / "paper_values"
+# A qualitative palette long enough that no two chosen measures share a colour.
+PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC",
+           "#EECA3B", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173")
+
+
+# ====================================================================== the sliders
+@dataclass(frozen=True)
+class Param:
+    """One argument of ``generators.dom`` as a slider (``key`` is also the URL parameter)."""
+
+    arg: str
+    key: str
+    symbol: str
+    label: str
+    default: float
+    lo: float = 0
+    hi: float = 0
+    step: float = 1
+    options: tuple = ()       # a select slider over these values instead of [lo, hi]
+    help: str = ""
+
+    @property
+    def is_eps(self) -> bool:
+        return self.arg.startswith("eps")
+
+    def sweep_values(self) -> tuple:
+        """The x values of a sweep over this parameter: the slider's whole range (ε's in
+        steps of 0.025, so a sweep stays ~40 tables)."""
+        if self.options:
+            return tuple(self.options)
+        if self.is_eps:
+            return tuple(float(x) for x in np.round(np.arange(0, self.hi + 1e-9, 0.025), 3))
+        return tuple(range(int(self.lo), int(self.hi) + 1))
+
+
+N_OPTIONS = (10, 20, 30, 60, 100, 200, 500, 1000, 2000, 5000, 10_000, 100_000)
+
+# Defaults: Rosenberg & Hirschberg's Figure 3 (n = 60, |C| = 3 useful classes + 1 noise class,
+# |Ku| = 2 useful + 1 noise cluster, ε1 = .1, ε2 = .2, ε3 = .1), so the page opens on the
+# printed table.
+PARAMS: dict[str, Param] = {p.arg: p for p in (
+    Param("n_classes", "g_C", "|C|", "|C| useful classes", 3, 1, 10,
+          help="Gold classes that clusters can match ([RH07] §4; noise classes come on top)."),
+    Param("n_useful_clusters", "g_Ku", "|Ku|", "|Ku| useful clusters", 2, 1, 15,
+          help="Clusters matched to classes by Dom's ceiling rule: with |Ku| ≥ |C| each class gets "
+               "⌈remaining clusters / remaining classes⌉ clusters, and the reverse with fewer clusters."),
+    Param("n_noise_clusters", "g_Kn", "|Knoise|", "|Knoise| noise clusters", 1, 0, 10,
+          help="Clusters that receive ε2, spread evenly over the (useful class, noise cluster) cells."),
+    Param("n_noise_classes", "g_Cn", "|Cnoise|", "|Cnoise| noise classes", 1, 0, 10,
+          help="Classes that hold ε3, spread evenly over the (noise class, useful cluster) cells."),
+    Param("eps1", "g_e1", "ε1", "ε1 — mass on non-matching pairs", 0.1, 0.0, 1.0, 0.01,
+          help="Error mass on the non-matching (useful class, useful cluster) pairs. ε1 + ε2 + ε3 ≤ 1."),
+    Param("eps2", "g_e2", "ε2", "ε2 — mass in noise clusters", 0.2, 0.0, 1.0, 0.01,
+          help="Error mass in the noise clusters. Needs |Knoise| ≥ 1."),
+    Param("eps3", "g_e3", "ε3", "ε3 — mass of noise classes", 0.1, 0.0, 1.0, 0.01,
+          help="Error mass of the noise classes. Needs |Cnoise| ≥ 1."),
+    Param("n", "g_n", "n", "n items", 60, options=N_OPTIONS,
+          help="Items in the table. Cells are expected counts n·p(class, cluster) unless rounded below; "
+               "pair-counting measures need every non-empty cell to hold at least one item."),
+)}
+SYMBOLS = {p.arg: p.symbol for p in PARAMS.values()}
+INTEGER_KEY = "g_int"
+
+
+def dom_sliders() -> tuple[dict[str, float], bool]:
+    """Draw the sliders (bound to the URL); return ``generators.dom``'s keyword arguments and
+    whether to round the table to whole items."""
+    values = {}
+    rows = (("n_classes", "n_useful_clusters", "n_noise_clusters", "n_noise_classes"),
+            ("eps1", "eps2", "eps3", "n"))
+    for row in rows:
+        for col, arg in zip(st.columns(len(row)), row):
+            p = PARAMS[arg]
+            with col:
+                if p.options:
+                    # No format_func: a bound widget writes its label into the URL, and "1,000"
+                    # would make links fragile.
+                    v = st.select_slider(p.label, p.options, value=p.default, key=p.key, help=p.help,
+                                         bind="query-params")
+                else:
+                    v = st.slider(p.label, p.lo, p.hi, p.default, p.step, key=p.key, help=p.help,
+                                  bind="query-params")
+            # A browser slider may send 0.30000000000000004 for 0.3: keep the value as shown.
+            values[arg] = round(float(v), 3) if p.is_eps else int(v)
+    integer = st.toggle("Whole items (round each cell by largest remainder, keeping n)", key=INTEGER_KEY,
+                        bind="query-params",
+                        help="Off: cells are expected counts n·p, as in the paper's Figure 3. On: "
+                             "metrics.generators.dom(…, integer=True), which AMI needs.")
+    return values, bool(integer)
+
+
+def explain(exc: Exception) -> str:
+    """A generator's error in the sliders' symbols (``eps2`` → ε2, ``n_noise_clusters`` → |Knoise|)."""
+    text = str(exc)
+    for arg, symbol in SYMBOLS.items():
+        if arg != "n":
+            text = re.sub(rf"\b{arg}\b", symbol, text)
+    return text
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _dom(params: tuple[tuple[str, float], ...], integer: bool) -> metrics.Contingency:
+    return generators.dom(**dict(params), integer=integer)
+
+
+def realize(params: dict[str, float], integer: bool) -> tuple[metrics.Contingency | None, str | None]:
+    """(table, None), or (None, what is wrong, naming the slider) for settings that cannot be built.
+
+    A table is shared read-only (a Contingency is never mutated), hence ``cache_resource``.
+    """
+    try:
+        return _dom(tuple(sorted(params.items())), integer), None
+    except ValueError as exc:
+        return None, explain(exc)
+
+
+# ====================================================================== the sweep
+def _evaluate(tables: list[metrics.Contingency], keys: tuple[str, ...], log_base: float,
+              beta: float) -> pd.DataFrame:
+    """Values of ``keys`` for every table (NaN where a measure is not defined for a table —
+    AMI on fractional counts, pair counts on cells below one item). Tables that suit the
+    same measures go through one ``metrics.evaluate_batch`` call."""
+    out = pd.DataFrame(np.nan, index=range(len(tables)), columns=list(keys))
+    groups: dict[tuple[int, ...], list[str]] = defaultdict(list)
+    for k in keys:
+        m = metrics.MEASURES[k]
+        groups[tuple(i for i, t in enumerate(tables) if m.applies_to(t))].append(k)
+    for idx, ks in groups.items():
+        if idx:
+            frame = metrics.evaluate_batch([tables[i].to_dense() for i in idx], ks, log_base=log_base, beta=beta)
+            out.loc[list(idx), ks] = frame[ks].to_numpy()
+    return out
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def dom_sweep(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
+              log_base: float = math.e, beta: float = 1.0) -> tuple[pd.DataFrame, list[tuple[float, str]]]:
+    """(curve, skipped): every chosen measure at each value of ``axis`` over its slider's range,
+    the other parameters at ``fixed`` — a long table ``x, key, value, goodness`` — and the x
+    values the generator cannot build, with the reason.
+
+    ``fixed`` leaves the swept parameter out, so moving that slider only moves the marker.
+    """
+    if axis not in PARAMS:
+        raise KeyError(f"unknown sweep parameter {axis!r}; choose one of {', '.join(PARAMS)}")
+    base = dict(fixed)
+    xs, tables, skipped = [], [], []
+    for x in PARAMS[axis].sweep_values():
+        try:
+            tables.append(generators.dom(**{**base, axis: x}, integer=integer))
+            xs.append(x)
+        except ValueError as exc:
+            skipped.append((x, explain(exc)))
+    rows = []
+    if tables:
+        values = _evaluate(tables, keys, log_base, beta)
+        for k in keys:
+            v = values[k].to_numpy()
+            g = np.where(np.isnan(v), np.nan, metrics.MEASURES[k].goodness(np.nan_to_num(v)))
+            rows.append(pd.DataFrame({"x": xs, "key": k, "value": v, "goodness": g}))
+    curve = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=["x", "key", "value", "goodness"])
+    return curve, skipped
+
+
+def figure(data: list[dict], layout: dict) -> go.Figure:
+    """A figure from plain dicts without Plotly's per-property validation, which is ~4× the cost of
+    building it (a slider rerun redraws these). The tests validate every spec the pages send."""
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def colors(keys) -> dict[str, str]:
+    return {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(keys)}
+
+
+def _axis_title(axis: str) -> str:
+    return PARAMS[axis].label
+
+
+def goodness_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x: float) -> go.Figure:
+    """All chosen measures on the registry's goodness scale (1 = best) along the sweep, one line
+    each; the dashed line is the slider's position."""
+    col = colors(keys)
+    data = []
+    groups = {k: g for k, g in curve.groupby("key", sort=False)}
+    for k in keys:
+        g = groups.get(k)
+        if g is None:
+            continue
+        m = metrics.MEASURES[k]
+        data.append({"type": "scatter", "mode": "lines+markers", "name": m.symbol, "legendgroup": k,
+                     "x": g["x"].tolist(), "y": g["goodness"].tolist(), "line": {"color": col[k]},
+                     "marker": {"size": 5}, "customdata": [fmt(v) for v in g["value"]],
+                     "hovertemplate": f"<b>{m.symbol}</b><br>{PARAMS[axis].symbol} = %{{x}}<br>value %{{customdata}}"
+                                      "<br>goodness %{y:.3f}<extra></extra>"})
+    layout = {
+        "height": 380, "margin": {"l": 10, "r": 10, "t": 30, "b": 50},
+        "xaxis": {"title": {"text": _axis_title(axis)}, "type": "log" if axis == "n" else "linear"},
+        "yaxis": {"title": {"text": "goodness (1 = best)"}, "range": [-0.03, 1.03]},
+        "shapes": [_marker(current_x, "x", "paper")],
+        "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0},
+        "hovermode": "closest",
+    }
+    return figure(data, layout)
+
+
+def _marker(x: float, xref: str, yref: str) -> dict:
+    return {"type": "line", "xref": xref, "yref": yref, "x0": x, "x1": x, "y0": 0, "y1": 1,
+            "line": {"color": "#444", "dash": "dash", "width": 1}, "name": "slider"}
+
+
+def raw_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x: float, cols: int = 4) -> go.Figure:
+    """Small multiples, one per measure: its raw value along the sweep on its own y axis
+    (ranges differ by orders of magnitude: Mirkin counts pairs, V lies in [0, 1])."""
+    col = colors(keys)
+    groups = {k: g for k, g in curve.groupby("key", sort=False)}
+    n = len(keys)
+    cols = max(1, min(cols, n))
+    nrows = math.ceil(n / cols)
+    gap_x, gap_y = 0.05, 0.30 / max(nrows, 1)
+    data, shapes, annotations, layout = [], [], [], {}
+    for i, k in enumerate(keys):
+        m = metrics.MEASURES[k]
+        r, c = divmod(i, cols)
+        ax = "" if i == 0 else str(i + 1)
+        x0 = c / cols + (gap_x / 2 if c else 0)
+        x1 = (c + 1) / cols - (gap_x / 2 if c < cols - 1 else 0)
+        y1 = 1 - r / nrows - (gap_y / 2 if r else 0)
+        y0 = 1 - (r + 1) / nrows + (gap_y / 2 if r < nrows - 1 else 0)
+        layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "type": "log" if axis == "n" else "linear"}
+        layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}", "tickformat": ".3~g"}
+        g = groups.get(k)
+        if g is not None:
+            data.append({"type": "scatter", "mode": "lines+markers", "name": m.symbol, "showlegend": False,
+                         "x": g["x"].tolist(), "y": g["value"].tolist(), "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                         "line": {"color": col[k]}, "marker": {"size": 4},
+                         "hovertemplate": f"{m.symbol}<br>{PARAMS[axis].symbol} = %{{x}}<br>%{{y:.4g}}<extra></extra>"})
+        arrow = "↑" if m.higher_is_better else "↓"
+        annotations.append({"text": f"<b>{m.symbol}</b> ({arrow} better)", "xref": f"x{ax} domain",
+                            "yref": f"y{ax} domain", "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False})
+        shapes.append(_marker(current_x, f"x{ax}", f"y{ax} domain"))
+    annotations.append({"text": _axis_title(axis), "xref": "paper", "yref": "paper", "x": 0.5, "y": 0, "yshift": -40,
+                        "showarrow": False, "xanchor": "center", "yanchor": "top"})
+    layout.update({"height": int(60 + 200 * nrows), "shapes": shapes, "annotations": annotations,
+                   "margin": {"l": 10, "r": 10, "t": 30, "b": 55}, "showlegend": False})
+    return figure(data, layout)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def sweep_charts(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
+                 log_base: float, beta: float, current_x: float):
+    """(goodness figure, raw figure, curve, skipped) at the sliders' position, built once per
+    position (figures are shared read-only: ``st.plotly_chart`` copies before encoding)."""
+    curve, skipped = dom_sweep(axis, fixed, keys, integer, log_base, beta)
+    return (goodness_sweep_figure(curve, list(keys), axis, current_x),
+            raw_sweep_figure(curve, list(keys), axis, current_x), curve, skipped)
+
+
+# ====================================================================== P1–P7 over the grid
+@lru_cache(maxsize=1)
+def table2() -> dict:
+    """Rosenberg & Hirschberg's printed Table 2 with provenance and our explanation of the
+    differences (``assets/paper_values/rh2007_table2.json``)."""
+    return json.loads((PAPER_VALUES / "rh2007_table2.json").read_text(encoding="utf-8"))
+
+
+def rate_keys(family: str) -> list[str]:
+    """The measures of ``family`` that the grid's expected-count tables suit (every one but
+    the integer-only AMI — ``dom_property_rates``' own default)."""
+    return [k for k, m in metrics.MEASURES.items() if m.family == family and m.domain != "integer"]
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def family_rates(family: str, log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
+    """``metrics.properties.dom_property_rates`` for one family's measures (about a second)."""
+    keys = rate_keys(family)
+    if not keys:
+        return pd.DataFrame(columns=["measure", "property", "satisfied", "steps", "rate"])
+    return properties.dom_property_rates(keys, log_base=log_base, beta=beta)
+
+
+def property_rates(log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
+    """P1–P7 rates of every measure, family by family under a progress bar (instant once cached)."""
+    fams = list(metrics.FAMILIES)
+    bar = st.progress(0.0, text="Building the grid's tables and checking P1–P7 …")
+    frames = []
+    for i, fam in enumerate(fams):
+        bar.progress(i / len(fams), text=f"P1–P7 over the grid: {metrics.FAMILIES[fam]} measures ({i + 1}/{len(fams)}) …")
+        frames.append(family_rates(fam, log_base, beta))
+    bar.empty()
+    return pd.concat(frames, ignore_index=True)
+
+
+def rates_matrix(rates: pd.DataFrame) -> pd.DataFrame:
+    """Measures as rows (registry order, with symbol and family), P1–P7 as columns."""
+    wide = properties.rates_table(rates).T
+    wide.columns = list(wide.columns)
+    out = pd.DataFrame({"measure": [metrics.MEASURES[k].name for k in wide.index],
+                        "symbol": [metrics.MEASURES[k].symbol for k in wide.index],
+                        "family": [metrics.FAMILIES[metrics.MEASURES[k].family] for k in wide.index]},
+                       index=wide.index)
+    return pd.concat([out, wide[list(properties.PROPERTIES)]], axis=1)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def failures(key: str, prop: str, log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
+    """The grid steps where measure ``key`` violates ``prop`` (``dom_property_failures``)."""
+    return properties.dom_property_failures(key, prop, log_base=log_base, beta=beta)
+
+
+PRINTED_DECIMALS = 2
+
+
+def table2_comparison(rates: pd.DataFrame) -> pd.DataFrame:
+    """One row per printed cell of Table 2: ``measure`` (the paper's name), ``key``,
+    ``property``, ``ours``, ``printed`` and ``agrees`` — our rate rounds to the printed value
+    at its two printed decimals."""
+    t2 = table2()
+    ours = rates.set_index(["measure", "property"])["rate"]
+    rows = []
+    for name, printed in t2["rates"].items():
+        key = t2["measure_keys"][name]
+        for prop, p in printed.items():
+            v = float(ours.get((key, prop), math.nan))
+            rows.append({"measure": name, "key": key, "property": prop, "ours": v, "printed": float(p),
+                         "agrees": bool(round(v, PRINTED_DECIMALS) == round(float(p), PRINTED_DECIMALS))})
+    return pd.DataFrame(rows, columns=["measure", "key", "property", "ours", "printed", "agrees"])
+
+
+def explanations(comparison: pd.DataFrame) -> list[tuple[str, list[str]]]:
+    """(why, cells) for every explanation in the JSON that covers at least one differing cell;
+    cells as "Rand P1". A differing cell no explanation names gets its own entry."""
+    diff = comparison[~comparison["agrees"]]
+    out, covered = [], set()
+    for entry in table2()["differences"]["cells"]:
+        cells = [f"{r.measure} {r.property}" for r in diff.itertuples()
+                 if r.measure in entry["measures"] and r.property in entry["properties"]]
+        covered.update(cells)
+        if cells:
+            out.append((entry["why"], cells))
+    rest = [f"{r.measure} {r.property}" for r in diff.itertuples() if f"{r.measure} {r.property}" not in covered]
+    if rest:
+        out.append(("No specific explanation recorded for these cells; see the general note.", rest))
+    return out
+
+
+def comparison_frames(comparison: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(ours, printed, differs): Table 2's layout — the paper's measures as rows, P1–P7 as columns."""
+    order = list(dict.fromkeys(comparison["measure"]))
+    props = list(dict.fromkeys(comparison["property"]))
+
+    def wide(col):
+        return comparison.pivot(index="measure", columns="property", values=col).loc[order, props]
+
+    return wide("ours"), wide("printed"), ~wide("agrees").astype(bool)
+
+
+# ---------------------------------------------------------------- display (no numbers made here)
+DIFF_STYLE = "background-color: #ffd54f; font-weight: bold"
+
+
+def rates_column_config() -> dict:
+    """Each property column as a bar over [0, 1] with two decimals, as Table 2 prints rates
+    (plain column config: a Styler would cost ~0.1 s per rerun on 45 × 7 cells)."""
+    return {p: st.column_config.ProgressColumn(p, help=text, format="%.2f", min_value=0.0, max_value=1.0,
+                                               width="small")
+            for p, text in properties.PROPERTIES.items()}
+
+
+def styled_comparison(values: pd.DataFrame, differs: pd.DataFrame):
+    """A 9 × 7 Table 2 frame with the cells that differ from the other side highlighted."""
+    return values.style.format("{:.2f}").apply(lambda _: np.where(differs.to_numpy(), DIFF_STYLE, ""), axis=None)
+
+
+def show_explanations(comparison: pd.DataFrame) -> None:
+    """Why our rates differ from the printed ones: per explanation, the cells it covers."""
+    d = table2()["differences"]
+    n_diff = int((~comparison["agrees"]).sum())
+    st.markdown(f"**{n_diff} of {len(comparison)} printed cells differ** at the printed precision. Why:")
+    for why, cells in explanations(comparison):
+        st.markdown(f"- **{', '.join(cells)}** — {why}")
+    st.caption(f"{d['general']} {d['setup']} ({d['source']})")

@@ -1,0 +1,183 @@
+"""Real data and the number of clusters: bundled data sets, clustered for every k of a range.
+
+The data sets ship with scikit-learn (``sklearn.datasets.load_*``: no download). This module
+only *runs* clustering algorithms — scikit-learn's K-means, SciPy's Ward hierarchy, uniform
+random labels as the chance baseline — and hands the labels to
+``metrics.experiments.cluster_count_sweep``, which computes every measure, CV_0, CV_1 and
+DCV. Each (data set, algorithm, k) is cached on its own, so widening the range of k only
+clusters the new k's, and the page can show progress while it does.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import metrics
+from metrics import experiments
+
+from .lines import line_panels
+
+DATASETS = {
+    "iris": "Iris — 150 flowers, 3 species of 50",
+    "wine": "Wine — 178 wines, 3 cultivars (59, 71, 48)",
+    "breast_cancer": "Breast cancer — 569 tumours, 2 classes (212, 357)",
+    "digits": "Digits — 1,797 8×8 images of 10 digits",
+}
+ALGORITHMS = {
+    "kmeans": "K-means",
+    "ward": "Ward (agglomerative)",
+    "random": "Random labels",
+}
+ALGO_COLORS = {"kmeans": "#1f77b4", "ward": "#ff7f0e", "random": "#8c8c8c"}
+KMEANS_RESTARTS = 3
+K_MIN, K_MAX = 2, 50
+# Rosenberg & Hirschberg's Figures 4–5 (V, VI, Q2) and Wu et al.'s Figure 6 (VI_n, VD_n, R_n and
+# the unnormalized VI, VD, R): quick picks for the measure list.
+MEASURE_SETS = {
+    "R&H Fig. 4/5": ["v_measure", "vi", "q2"],
+    "Wu Fig. 6": ["vi_n", "vd_n", "r_n", "vi", "van_dongen", "rand"],
+}
+DEFAULT_MEASURES = ["v_measure", "vi", "q2", "vi_n", "vd_n", "r_n"]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    key: str
+    features: np.ndarray
+    target: np.ndarray
+    class_names: tuple[str, ...]
+
+    @property
+    def n(self) -> int:
+        return int(self.target.size)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.class_names)
+
+
+@st.cache_resource(show_spinner=False)
+def load_dataset(key: str) -> Dataset:
+    """A bundled scikit-learn data set (shared read-only)."""
+    if key not in DATASETS:
+        raise ValueError(f"unknown data set {key!r}; choose one of {', '.join(DATASETS)}")
+    from sklearn import datasets
+
+    bunch = getattr(datasets, f"load_{key}")()
+    names = tuple(str(x) for x in getattr(bunch, "target_names", np.unique(bunch.target)))
+    return Dataset(key, np.asarray(bunch.data, dtype=np.float64), np.asarray(bunch.target), names)
+
+
+@st.cache_resource(show_spinner=False)
+def _features(key: str, standardize: bool) -> np.ndarray:
+    x = load_dataset(key).features
+    if not standardize:
+        return x
+    from sklearn.preprocessing import StandardScaler
+
+    return StandardScaler().fit_transform(x)
+
+
+@st.cache_resource(show_spinner=False)
+def _ward_tree(key: str, standardize: bool) -> np.ndarray:
+    from scipy.cluster.hierarchy import linkage
+
+    return linkage(_features(key, standardize), method="ward")
+
+
+@st.cache_data(max_entries=4096, show_spinner=False)
+def cluster_labels(key: str, algorithm: str, k: int, standardize: bool, seed: int) -> np.ndarray:
+    """Labels of one clustering into ``k`` clusters (seeded; Ward needs no seed)."""
+    if algorithm == "kmeans":
+        from sklearn.cluster import KMeans
+
+        return KMeans(n_clusters=k, n_init=KMEANS_RESTARTS, random_state=seed).fit_predict(
+            _features(key, standardize))
+    if algorithm == "ward":
+        from scipy.cluster.hierarchy import cut_tree
+
+        return cut_tree(_ward_tree(key, standardize), n_clusters=[k]).ravel()
+    if algorithm == "random":
+        return np.random.default_rng([seed, k]).integers(0, k, size=load_dataset(key).n)
+    raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+
+
+def run_clusterings(key: str, algorithms: list[str], ks: list[int], standardize: bool, seed: int) -> None:
+    """Cluster for every (algorithm, k) with a progress bar (cached clusterings pass at once, so
+    on a rerun the bar fills and disappears in a blink)."""
+    jobs = [(a, k) for a in algorithms for k in ks]
+    bar = st.progress(0.0, text="Clustering…")
+    for i, (a, k) in enumerate(jobs):
+        cluster_labels(key, a, k, standardize, seed)
+        bar.progress((i + 1) / len(jobs), text=f"Clustering: {ALGORITHMS[a]}, k = {k} ({i + 1}/{len(jobs)})")
+    bar.empty()
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def sweep(key: str, algorithm: str, ks: tuple[int, ...], standardize: bool, seed: int, keys: tuple[str, ...],
+          log_base: float, beta: float) -> pd.DataFrame:
+    """``metrics.experiments.cluster_count_sweep`` of one algorithm over ``ks``: one row per k
+    (k, clusters, cv0, cv1, dcv and the chosen measures) plus the algorithm's key."""
+    data = load_dataset(key)
+    labelings = {k: cluster_labels(key, algorithm, k, standardize, seed) for k in ks}
+    frame = experiments.cluster_count_sweep(data.target, labelings, list(keys), log_base=log_base, beta=beta)
+    frame.insert(0, "algorithm", algorithm)
+    return frame
+
+
+def long_values(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The sweep as (algorithm, k, measure, value, goodness) rows; goodness from the registry."""
+    long = frame.melt(id_vars=["algorithm", "k"], value_vars=keys, var_name="measure", value_name="value")
+    long["goodness"] = [metrics.MEASURES[m].goodness(v) for m, v in zip(long["measure"], long["value"])]
+    long["algorithm_name"] = long["algorithm"].map(ALGORITHMS)
+    return long
+
+
+def measures_figure(long: pd.DataFrame, keys: list[str], true_k: int, log_x: bool):
+    """Every chosen measure against k, one panel per measure, one line per algorithm."""
+    titles = {k: f"<b>{metrics.MEASURES[k].symbol}</b> ({'↑' if metrics.MEASURES[k].higher_is_better else '↓'} "
+                 f"better)" for k in keys}
+    return line_panels(long, x="k", y="value", series="algorithm_name", panel="measure", panel_titles=titles,
+                       panel_order=keys, series_order=[ALGORITHMS[a] for a in ALGORITHMS],
+                       colors={ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()},
+                       dashes={ALGORITHMS["random"]: "dot"}, x_title="number of clusters k",
+                       vlines=[(true_k, f" {true_k} classes")], log_x=log_x)
+
+
+def goodness_figure(long: pd.DataFrame, keys: list[str], algorithms: list[str], true_k: int, log_x: bool):
+    """All chosen measures on the registry's goodness scale (1 = best), one panel per algorithm:
+    where each measure puts its best k."""
+    names = {k: metrics.MEASURES[k].symbol for k in keys}
+    sub = long.assign(symbol=long["measure"].map(names))
+    return line_panels(sub, x="k", y="goodness", series="symbol", panel="algorithm", panel_order=algorithms,
+                       panel_titles=ALGORITHMS, series_order=[names[k] for k in keys], x_title="number of clusters k",
+                       y_title="goodness (1 = best)", vlines=[(true_k, f" {true_k} classes")], log_x=log_x,
+                       cols=min(len(algorithms), 3), y_range=[-0.02, 1.02], hover_format=".3f")
+
+
+def cv_figure(frame: pd.DataFrame, cv0: float, true_k: int, log_x: bool):
+    """CV_1 of the cluster sizes against k, per algorithm, with the classes' CV_0 as a reference."""
+    sub = frame[["algorithm", "k", "cv1"]].assign(name=frame["algorithm"].map(ALGORITHMS))
+    ref = pd.DataFrame({"k": sorted(frame["k"].unique())}).assign(cv1=cv0, name="CV_0 (classes)")
+    both = pd.concat([sub[["k", "cv1", "name"]], ref], ignore_index=True)
+    return line_panels(both, x="k", y="cv1", series="name",
+                       series_order=[ALGORITHMS[a] for a in ALGORITHMS] + ["CV_0 (classes)"],
+                       colors={**{ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()}, "CV_0 (classes)": "#000000"},
+                       dashes={"CV_0 (classes)": "dash", ALGORITHMS["random"]: "dot"},
+                       x_title="number of clusters k", y_title="CV of the sizes", vlines=[(true_k, "")],
+                       log_x=log_x, panel_height=300, hover_format=".3f")
+
+
+def class_cv(data: Dataset) -> float:
+    """CV_0 of the data set's class sizes (``metrics.generators.cv``); NaN for one class."""
+    sizes = np.unique(data.target, return_counts=True)[1]
+    return metrics.generators.cv(sizes) if sizes.size > 1 else math.nan
+
+
+def class_sizes(data: Dataset) -> list[int]:
+    return np.unique(data.target, return_counts=True)[1].tolist()
