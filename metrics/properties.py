@@ -252,7 +252,7 @@ def dom_property_rates(measures=None, n: float = PROPERTY_GRID_N, grid: Mapping 
       integers (largest remainder) drops V to P2 = 0.90, P3 = 0.89, P6 = 0.88 at
       n = 1000 and to about 0.6–0.7 at n = 60–100, because rounding makes steps
       non-monotone. So the paper's Rand/Fowlkes/Jaccard/F rates below 1 where ours
-      are 1 (P2, P7) and its P1 of 0.18 for Rand are not explained by sampling
+      are 1 (P2) and its P1 of 0.18 for Rand are not explained by sampling
       noise; we leave them as printed and unexplained.
 
     ``tol`` sets the equality tolerance; ``log_base`` and ``beta`` go to the

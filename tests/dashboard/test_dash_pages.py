@@ -7,7 +7,6 @@ page must show metrics' numbers, not recompute them.
 import io
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,48 +18,14 @@ from dashboard.components.compare import prefers
 from dashboard.components.presets import load_presets
 from dashboard.components.scenarios import SCENARIOS
 from dashboard.components.tables import decode_table
+from apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 LAB, COMPARE, HOME = "app_pages/table_lab.py", "app_pages/compare.py", "app_pages/home.py"
 PRESETS = load_presets()
 
 
 def open_page(page: str, timeout: float = 60, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page(page).run()
-    return at
-
-
-def no_trouble(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def shown_measures(at: AppTest) -> dict[str, float]:
-    """key → value from the Table lab's measure tables."""
-    out = {}
-    for df in at.dataframe:
-        frame = df.value
-        if {"key", "value"} <= set(frame.columns):
-            out.update(dict(zip(frame["key"], frame["value"])))
-    return out
-
-
-def chart(at: AppTest, key: str) -> dict:
-    for c in at.get("plotly_chart"):
-        if c.proto.id.endswith(key) or key in c.proto.id:
-            return json.loads(c.proto.spec)
-    raise KeyError(key)
-
-
-def decoded(arr):
-    """A Plotly array from a spec (plain list, or base64 typed array)."""
-    if isinstance(arr, dict) and "bdata" in arr:
-        import base64
-        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
-    return arr
+    return open_app(page, timeout, params)
 
 
 def edit(at: AppTest, delta: dict) -> AppTest:

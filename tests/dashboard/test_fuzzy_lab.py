@@ -3,9 +3,6 @@ exactly what metrics computes for the same settings; bad settings end in st.erro
 
 from __future__ import annotations
 
-import base64
-import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 import metrics
 from dashboard.components import fuzzy_views as fz
 from metrics import experiments
+from apptest_utils import chart, decoded, no_trouble, open_app
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGE = "app_pages/fuzzy_lab.py"
 # Small experiments, so that each test stays quick.
 SMALL = {"fz_e1_max": "16", "fz_e1_rep": "5", "fz_e2_max": "20", "fz_e3_n": "50", "fz_e3_steps": "3",
@@ -24,29 +21,7 @@ SMALL = {"fz_e1_max": "16", "fz_e1_rep": "5", "fz_e2_max": "20", "fz_e3_n": "50"
 
 
 def open_page(timeout: float = 180, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    for k, v in {**SMALL, **params}.items():
-        at.query_params[k] = v
-    at.switch_page(PAGE).run()
-    return at
-
-
-def no_trouble(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def decoded(arr):
-    if isinstance(arr, dict) and "bdata" in arr:
-        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
-    return list(arr)
-
-
-def chart(at: AppTest, key: str) -> dict:
-    for c in at.get("plotly_chart"):
-        if key in c.proto.id:
-            return json.loads(c.proto.spec)
-    raise KeyError(key)
+    return open_app(PAGE, timeout, {**SMALL, **params})
 
 
 def frame_with(at: AppTest, column: str) -> pd.DataFrame:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
@@ -15,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from dashboard.components import gallery_views as gv
 from dashboard.components.tables import decode_table
 from metrics import gallery
+from apptest_utils import open_app
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGE = "app_pages/gallery.py"
 URL_PATHS = {"", "table_lab", "compare", "generator_lab", "property_checker", "fuzzy_lab", "real_data", "gallery"}
 
@@ -27,11 +26,7 @@ def frame():
 
 
 def open_page(timeout: float = 180, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page(PAGE).run()
-    return at
+    return open_app(PAGE, timeout, params)
 
 
 def shown_rows(at: AppTest) -> list[dict]:

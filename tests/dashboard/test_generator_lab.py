@@ -7,7 +7,6 @@ of a chart): the page must show metrics' numbers, not recompute them.
 
 from __future__ import annotations
 
-import base64
 import json
 import math
 from pathlib import Path
@@ -20,8 +19,8 @@ from streamlit.testing.v1 import AppTest
 import metrics
 from dashboard.components import generator_views as gv
 from metrics import generators, properties
+from apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGE = "app_pages/generator_lab.py"
 RH_TABLE_2 = json.loads((Path(__file__).resolve().parents[2] / "assets" / "paper_values" / "rh2007_table2.json")
                         .read_text(encoding="utf-8"))
@@ -33,47 +32,11 @@ FIGURE_3_TABLE = [[12, 2, 4], [12, 2, 4], [2, 12, 4], [3, 3, 0]]   # as printed 
 
 # ---------------------------------------------------------------- helpers
 def open_page(timeout: float = 180, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page(PAGE).run()
-    return at
-
-
-def no_trouble(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def shown_measures(at: AppTest) -> dict[str, float]:
-    """key → value from the measure tables (NaN rows: not defined for the table)."""
-    out = {}
-    for df in at.dataframe:
-        frame = df.value
-        if {"key", "value"} <= set(frame.columns):
-            out.update({k: v for k, v in zip(frame["key"], frame["value"]) if v is not None and not pd.isna(v)})
-    return out
-
-
-def chart(at: AppTest, key: str) -> dict:
-    for c in at.get("plotly_chart"):
-        if c.proto.id.endswith(key) or key in c.proto.id:
-            return json.loads(c.proto.spec)
-    raise KeyError(key)
+    return open_app(PAGE, timeout, params)
 
 
 def has_chart(at: AppTest, key: str) -> bool:
     return any(key in c.proto.id for c in at.get("plotly_chart"))
-
-
-def decoded(arr):
-    """A Plotly array from a spec (plain list, or base64 typed array, possibly 2-D)."""
-    if isinstance(arr, dict) and "bdata" in arr:
-        out = np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"]))
-        if "shape" in arr:
-            out = out.reshape([int(s) for s in str(arr["shape"]).split(",")])
-        return out.tolist()
-    return arr
 
 
 def frames(at: AppTest, predicate) -> list[pd.DataFrame]:
@@ -95,7 +58,7 @@ def expected(**changes) -> metrics.Contingency:
 
 
 def assert_values_match(at: AppTest, t: metrics.Contingency, log_base: float = math.e) -> dict[str, float]:
-    shown = shown_measures(at)
+    shown = shown_measures(at, drop_missing=True)
     direct = metrics.evaluate(t, log_base=log_base)
     assert shown.keys() == direct.keys()
     for k, v in direct.items():
@@ -134,7 +97,7 @@ def test_defaults_build_figure_3_and_show_metrics_values(default_page):
 ])
 def test_every_slider_changes_the_table_and_the_values(key, arg, value):
     at = open_page()
-    before = shown_measures(at)
+    before = shown_measures(at, drop_missing=True)
     at.slider(key=key).set_value(value).run()
     no_trouble(at)
     t = expected(**{arg: value})

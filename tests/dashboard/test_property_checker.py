@@ -5,7 +5,6 @@ directly, bad input, links, and the measures × properties matrix beside Wu et a
 
 from __future__ import annotations
 
-import base64
 import json
 import math
 from pathlib import Path
@@ -20,8 +19,8 @@ from dashboard.components import property_views as pv
 from dashboard.components.charts import fmt
 from dashboard.components.presets import load_presets
 from metrics import generators, properties
+from apptest_utils import chart, decoded, no_trouble, open_app
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGE = "app_pages/property_checker.py"
 TABLE_12 = json.loads((Path(__file__).resolve().parents[2] / "assets" / "paper_values" / "wu2009_table12.json")
                       .read_text(encoding="utf-8"))
@@ -30,32 +29,7 @@ PRESETS = load_presets()
 
 # ---------------------------------------------------------------- helpers
 def open_page(timeout: float = 180, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page(PAGE).run()
-    return at
-
-
-def no_trouble(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def chart(at: AppTest, key: str) -> dict:
-    for c in at.get("plotly_chart"):
-        if key in c.proto.id:
-            return json.loads(c.proto.spec)
-    raise KeyError(key)
-
-
-def decoded(arr):
-    if isinstance(arr, dict) and "bdata" in arr:
-        out = np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"]))
-        if "shape" in arr:
-            out = out.reshape([int(s) for s in str(arr["shape"]).split(",")])
-        return out.tolist()
-    return arr
+    return open_app(PAGE, timeout, params)
 
 
 def markdown(at: AppTest) -> str:

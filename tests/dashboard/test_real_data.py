@@ -4,9 +4,6 @@ nothing the user can set ends in a traceback."""
 
 from __future__ import annotations
 
-import base64
-import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -20,36 +17,14 @@ from streamlit.testing.v1 import AppTest
 import metrics
 from dashboard.components import real_data_views as rd
 from metrics import experiments, generators
+from apptest_utils import chart, decoded, no_trouble, open_app
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGE = "app_pages/real_data.py"
 SMALL = {"rd_k": ["2", "5"]}
 
 
 def open_page(timeout: float = 180, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    for k, v in {**SMALL, **params}.items():
-        at.query_params[k] = v
-    at.switch_page(PAGE).run()
-    return at
-
-
-def no_trouble(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def decoded(arr):
-    if isinstance(arr, dict) and "bdata" in arr:
-        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
-    return list(arr)
-
-
-def chart(at: AppTest, key: str) -> dict:
-    for c in at.get("plotly_chart"):
-        if key in c.proto.id:
-            return json.loads(c.proto.spec)
-    raise KeyError(key)
+    return open_app(PAGE, timeout, {**SMALL, **params})
 
 
 def values(at: AppTest) -> pd.DataFrame:

@@ -15,9 +15,20 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from e2e_support import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+
+
+def pytest_collection_modifyitems(items):
+    """Every test here drives a real browser: mark it, and skip it (saying how to fix) without chromium."""
+    skip = pytest.mark.skip(reason="Debian's /usr/bin/chromium is not installed "
+                                   "(apt-get install chromium; never `playwright install`)")
+    for item in items:
+        if Path(item.fspath).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.browser)
+            if not CHROMIUM.exists():
+                item.add_marker(skip)
 
 
 def _free_port() -> int:

@@ -8,19 +8,9 @@ the morph chart follows, and a screenshot is saved under the test's tmp dir.
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed "
-                                                      "(apt-get install chromium; never `playwright install`)"),
-]
-
-DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from e2e_support import DONE
 # The morph chart is the last Plotly chart on the Compare page; its dashed line is the slider's position.
 MARKER_JS = """() => {
   const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];

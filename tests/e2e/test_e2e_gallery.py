@@ -9,21 +9,12 @@ the page that explores it, and save screenshots under the test's tmp dir.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from metrics import gallery
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed "
-                                                      "(apt-get install chromium; never `playwright install`)"),
-]
-
-DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from e2e_support import DONE
 ROWS = '[data-testid="stTable"] tbody tr'
 # The item column (the second cell) of every gallery table row, as rendered.
 ITEMS_JS = """() => [...document.querySelectorAll('[data-testid="stTable"] tbody tr')]

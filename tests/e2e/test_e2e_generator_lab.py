@@ -11,19 +11,10 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed "
-                                                      "(apt-get install chromium; never `playwright install`)"),
-]
-
-DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from e2e_support import DONE
 # The figures' state as Plotly holds it in the page: the heatmap's clusters, and the sweep on the
 # goodness scale (its dashed "slider" line and its curves).
 STATE_JS = """() => {
