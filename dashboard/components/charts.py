@@ -172,12 +172,7 @@ def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: 
     layout: dict = {}
     for i, key in enumerate(keys):
         m = metrics.MEASURES[key]
-        r, c = divmod(i, cols)
-        ax = "" if i == 0 else str(i + 1)
-        x0 = c / cols + (gap_x / 2 if c else 0)
-        x1 = (c + 1) / cols - (gap_x / 2 if c < cols - 1 else 0)
-        y1 = 1 - r / nrows - (gap_y / 2 if r else 0)
-        y0 = 1 - (r + 1) / nrows + (gap_y / 2 if r < nrows - 1 else 0)
+        ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "dtick": 1 if span <= 12 else None}
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}"}
         for label, color, dash in ((labels[0], SIDE_COLORS[B], "solid"), (labels[1], SIDE_COLORS[A], "dot")):
@@ -235,3 +230,13 @@ def _preference_figure(rows: tuple, columns: tuple, label_a: str, label_b: str) 
 @st.cache_resource(max_entries=128, show_spinner=False)
 def cached_goodness_figure(values: tuple[tuple[str, float], ...], keys: tuple[str, ...]) -> go.Figure:
     return goodness_figure(dict(values), list(keys))
+
+
+def panel_domains(i: int, cols: int, nrows: int, gap_x: float, gap_y: float):
+    """Small multiples: the axis suffix ("", "2", …) and the x and y domains (paper
+    coordinates) of panel ``i`` in a grid of ``cols`` columns and ``nrows`` rows."""
+    r, c = divmod(i, cols)
+    ax = "" if i == 0 else str(i + 1)
+    x = (c / cols + (gap_x / 2 if c else 0), (c + 1) / cols - (gap_x / 2 if c < cols - 1 else 0))
+    y = (1 - (r + 1) / nrows + (gap_y / 2 if r < nrows - 1 else 0), 1 - r / nrows - (gap_y / 2 if r else 0))
+    return ax, x, y

@@ -28,7 +28,7 @@ import streamlit as st
 import metrics
 from metrics import generators, properties
 
-from .charts import fmt
+from .charts import fmt, panel_domains
 
 PAPER_VALUES = Path(__file__).resolve().parents[2] / "assets" / "paper_values"
 # A qualitative palette long enough that no two chosen measures share a colour.
@@ -254,12 +254,7 @@ def raw_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x:
     data, shapes, annotations, layout = [], [], [], {}
     for i, k in enumerate(keys):
         m = metrics.MEASURES[k]
-        r, c = divmod(i, cols)
-        ax = "" if i == 0 else str(i + 1)
-        x0 = c / cols + (gap_x / 2 if c else 0)
-        x1 = (c + 1) / cols - (gap_x / 2 if c < cols - 1 else 0)
-        y1 = 1 - r / nrows - (gap_y / 2 if r else 0)
-        y0 = 1 - (r + 1) / nrows + (gap_y / 2 if r < nrows - 1 else 0)
+        ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "type": "log" if axis == "n" else "linear"}
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}", "tickformat": ".3~g"}
         g = groups.get(k)

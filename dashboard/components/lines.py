@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from .charts import panel_domains
+
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 
 
@@ -38,16 +40,11 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
     groups = {k: g for k, g in frame.groupby([panel, series] if panel else [series], sort=False)}
     data, shapes, annotations, layout = [], [], [], {}
     for i, p in enumerate(panels):
-        r, c = divmod(i, cols)
-        ax = "" if i == 0 else str(i + 1)
-        x0 = c / cols + (gap_x / 2 if c else 0)
-        x1 = (c + 1) / cols - (gap_x / 2 if c < cols - 1 else 0)
-        y1 = 1 - r / nrows - (gap_y / 2 if r else 0)
-        y0 = 1 - (r + 1) / nrows + (gap_y / 2 if r < nrows - 1 else 0)
+        ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "type": "log" if log_x else "linear",
                                 "title": {"text": x_title} if n == 1 else None}
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}", "range": y_range,
-                                "title": {"text": y_title} if n == 1 or c == 0 else None}
+                                "title": {"text": y_title} if n == 1 or i % cols == 0 else None}
         for j, name in enumerate(names):
             pts = groups.get((p, name) if panel else (name,))
             if pts is None or pts.empty:

@@ -62,10 +62,13 @@ def test_generator_lab_slider_moves_the_table_and_the_sweep(server, browser, tmp
     assert before["marker"] == pytest.approx(0.1)
     page.get_by_text("Beside the printed Table 2", exact=False).first.wait_for(timeout=60_000)
 
-    # |Ku| 2 → 3: a third useful cluster appears and every curve of the sweep moves.
+    # |Ku| 2 → 3: a third useful cluster appears and every curve of the sweep moves. The table
+    # and the sweep chart are redrawn one after the other: wait for both.
+    curves_before = page.evaluate(f"() => JSON.stringify(({STATE_JS})().curves)")
     seconds = _press(page, "|Ku| useful clusters")
-    page.wait_for_function(f"(() => {{ const s = ({STATE_JS})(); return s && s.clusters.length === 4; }})()",
-                           timeout=60_000)
+    page.wait_for_function(f"""(before) => {{ const s = ({STATE_JS})();
+                                  return s && s.clusters.length === 4 && JSON.stringify(s.curves) !== before; }}""",
+                           arg=curves_before, timeout=60_000)
     after = _state(page)
     assert after["clusters"] == ["K1", "K2", "K3", "Knoise1"]
     assert json.dumps(after["curves"]) != json.dumps(before["curves"])
