@@ -219,12 +219,15 @@ def _run(parts: Iterable, total: int, progress: Progress, work: Callable) -> lis
 def experiment1(sizes: Sequence[int], repeats: int = 20, seed: int = 0, measure: str = "v_measure", *,
                 n_classes: int | None = None, progress: Progress = None) -> pd.DataFrame:
     """:func:`experiment1_size` for every size; ``progress(done, total)`` after each."""
+    return _over_sizes(sizes, progress, lambda s: experiment1_size(s, repeats, seed, measure, n_classes=n_classes))
+
+
+def _over_sizes(sizes: Sequence[int], progress: Progress, one_size: Callable) -> pd.DataFrame:
+    """Experiments 1 and 2: ``one_size(size)`` for every data size, as one frame."""
     sizes = list(sizes)
     if not sizes:
         raise ValueError("sizes is empty: give at least one data size")
-    frames = _run(sizes, len(sizes), progress,
-                  lambda s: experiment1_size(s, repeats, seed, measure, n_classes=n_classes))
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(_run(sizes, len(sizes), progress, one_size), ignore_index=True)
 
 
 def summarize(frame: pd.DataFrame) -> pd.DataFrame:
@@ -266,12 +269,7 @@ def experiment2_size(size: int, repeats: int = 1, seed: int = 0, measure: str = 
 def experiment2(sizes: Sequence[int], repeats: int = 1, seed: int = 0, measure: str = "v_measure", *,
                 n_classes: int | None = None, progress: Progress = None) -> pd.DataFrame:
     """:func:`experiment2_size` for every size (the paper: every size from 2 to 500)."""
-    sizes = list(sizes)
-    if not sizes:
-        raise ValueError("sizes is empty: give at least one data size")
-    frames = _run(sizes, len(sizes), progress,
-                  lambda s: experiment2_size(s, repeats, seed, measure, n_classes=n_classes))
-    return pd.concat(frames, ignore_index=True)
+    return _over_sizes(sizes, progress, lambda s: experiment2_size(s, repeats, seed, measure, n_classes=n_classes))
 
 
 def experiment3_row(gold: Sequence, clustering: Sequence, step: int, n_steps: int, measure: str = "v_measure",
