@@ -25,19 +25,31 @@ TEXT_TYPES = ("csv", "tsv", "txt")
 PARQUET_TYPES = ("parquet", "pq")
 SUPPORTED = TEXT_TYPES + PARQUET_TYPES
 CHUNK_ROWS = 250_000
+# The default byte limit of one file, in MB (2^20 bytes) as Streamlit counts them: the same number
+# as ``server.maxUploadSize`` in .streamlit/config.toml. The server refuses larger uploads, but the
+# panel checks again with the live option (AppTest and other callers bypass the server's check).
+MAX_UPLOAD_MB = 200
 _CACHE_ENTRIES = 6
 
 Progress = Callable[[float], None]
 
 
 # ---------------------------------------------------------------- reading files (no Streamlit)
-def read_labels_file(name: str, data: bytes, header: bool = True, progress: Progress | None = None) -> pd.DataFrame:
+def read_labels_file(name: str, data: bytes, header: bool = True, progress: Progress | None = None,
+                     max_mb: float = MAX_UPLOAD_MB) -> pd.DataFrame:
     """The columns of an uploaded file; text files keep labels as strings, exactly as written."""
     ext = PurePath(name).suffix.lower().lstrip(".")
     if ext not in SUPPORTED:
         raise ValueError(f"{name}: unsupported file type {ext or '(none)'!r}; use CSV, TSV or Parquet")
     if not data:
         raise ValueError(f"{name} is empty: upload a file with one row per item")
+    if len(data) > max_mb * 2**20:
+        raise ValueError(f"{name} is {len(data) / 2**20:,.0f} MB, over the upload limit of {max_mb:g} MB: "
+                         "upload a Parquet version (much smaller) or a sample, or score the full file with "
+                         "the `partition-lab score` command line")
+    if data.startswith(b"PK\x03\x04") and ext in TEXT_TYPES:
+        raise ValueError(f"{name} is a ZIP archive (an Excel .xlsx workbook?), not {ext.upper()} text: "
+                         "save it as 'CSV UTF-8' from the spreadsheet program and upload that")
     df = _read_parquet(name, data, progress) if ext in PARQUET_TYPES else _read_text(name, data, ext, header, progress)
     if df.shape[1] == 0:
         raise ValueError(f"{name} has no columns")
@@ -96,7 +108,8 @@ def _read_parquet(name: str, data: bytes, progress: Progress | None) -> pd.DataF
     import pyarrow.parquet as pq
 
     if not data.startswith(b"PAR1"):
-        raise ValueError(f"{name} is not a Parquet file (it lacks the PAR1 signature)")
+        raise ValueError(f"{name} is not a Parquet file (it lacks the PAR1 signature): "
+                         "if it holds CSV text, give it a .csv name")
     try:
         pf = pq.ParquetFile(io.BytesIO(data))
         total = max(pf.metadata.num_rows, 1)
@@ -135,11 +148,13 @@ def labels_to_contingency(gold: pd.Series, pred: pd.Series, missing: str = "erro
         keep = ~(gold.isna().to_numpy() | pred.isna().to_numpy())
         gold, pred = gold[keep], pred[keep]
         if len(gold) == 0:
-            raise ValueError("every row has a missing label: nothing is left to count")
+            raise ValueError("every row has a missing label: nothing is left to count — fill in the labels, "
+                             "or choose other columns")
     try:
-        return metrics.Contingency.from_labels(gold.to_numpy(), pred.to_numpy())
+        t = metrics.Contingency.from_labels(gold.to_numpy(), pred.to_numpy())
     except TypeError as exc:  # e.g. a Parquet column of lists or maps: labels must be hashable
         raise ValueError(f"labels must be plain text or numbers, one per row ({exc})") from None
+    return t
 
 
 # ---------------------------------------------------------------- the Streamlit panel
@@ -162,7 +177,8 @@ def _parsed(uploaded, header: bool) -> pd.DataFrame:
         bar = st.progress(0.0, text=f"Reading {uploaded.name} …")
         try:
             result = read_labels_file(uploaded.name, uploaded.getvalue(), header,
-                                      progress=lambda f: bar.progress(f, text=f"Reading {uploaded.name} … {f:.0%}"))
+                                      progress=lambda f: bar.progress(f, text=f"Reading {uploaded.name} … {f:.0%}"),
+                                      max_mb=st.get_option("server.maxUploadSize"))
         except ValueError as exc:
             result = exc
         except Exception as exc:  # noqa: BLE001 — a reader's own failure on odd input still ends in st.error
