@@ -34,17 +34,10 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
+# The browser tests' constants (chromium's path, the rerun-finished selector, the morph marker).
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+from e2e_support import CHROMIUM, DONE, MARKER_JS  # noqa: E402
 HOST = "127.0.0.1"
-DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-# The morph chart's dashed line sits at the noise slider's value (as in tests/e2e/test_e2e_dashboard.py).
-MARKER_JS = """() => {
-  const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
-  const morph = plots.find(p => p._fullLayout && (p._fullLayout.annotations || []).some(a => /sweep|noise of/.test(a.text)));
-  if (!morph) return null;
-  const line = (morph._fullLayout.shapes || []).find(s => s.type === 'line');
-  return line ? line.x0 : null;
-}"""
 START_NOISE = 3  # the Compare page's default noise
 
 

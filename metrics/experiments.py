@@ -195,6 +195,12 @@ def experiment1_size(size: int, repeats: int = 20, seed: int = 0, measure: str =
     The paper: "none of the measures reach the maximum of value 1 … the values for fuzzy V
     are consistently higher than for V … with increasing data sizes, the variation for
     both decreases". (It uses 100 gold standards per size.)"""
+    return _fuzzy_runs(size, repeats, seed, measure, n_classes, lambda gold, rng: gold)
+
+
+def _fuzzy_runs(size, repeats, seed, measure, n_classes, clustering: Callable) -> pd.DataFrame:
+    """Experiments 1 and 2 at one data size: ``repeats`` random ambiguous gold standards,
+    each scored fuzzy and counted against ``clustering(gold, rng)``."""
     size = _int(size, "size", 2)
     repeats = _int(repeats, "repeats", 1)
     _check_measure(measure)
@@ -202,7 +208,7 @@ def experiment1_size(size: int, repeats: int = 20, seed: int = 0, measure: str =
     rows = []
     for r in range(repeats):
         gold = ambiguous_gold(size, n_classes=n_classes, seed=rng)
-        scores = fuzzy_scores(gold, gold, measure, dissimilarity=False)
+        scores = fuzzy_scores(gold, clustering(gold, rng), measure, dissimilarity=False)
         rows.append({"size": size, "repeat": r, "fuzzy": scores["fuzzy"], "count": scores["count"]})
     return pd.DataFrame(rows, columns=["size", "repeat", "fuzzy", "count"])
 
@@ -253,17 +259,8 @@ def experiment2_size(size: int, repeats: int = 1, seed: int = 0, measure: str = 
     independent random soft clustering with the same ambiguity profile ("two clusterings
     with random object assignments are evaluated against each other, keeping the ambiguity
     rate constant"). Rows: size, repeat, fuzzy, count."""
-    size = _int(size, "size", 2)
-    repeats = _int(repeats, "repeats", 1)
-    _check_measure(measure)
-    rng = np.random.default_rng([_seed(seed), size])
-    rows = []
-    for r in range(repeats):
-        gold = ambiguous_gold(size, n_classes=n_classes, seed=rng)
-        clusters = ambiguous_gold(size, n_classes=n_classes, seed=rng)
-        scores = fuzzy_scores(gold, clusters, measure, dissimilarity=False)
-        rows.append({"size": size, "repeat": r, "fuzzy": scores["fuzzy"], "count": scores["count"]})
-    return pd.DataFrame(rows, columns=["size", "repeat", "fuzzy", "count"])
+    return _fuzzy_runs(size, repeats, seed, measure, n_classes,
+                       lambda gold, rng: ambiguous_gold(size, n_classes=n_classes, seed=rng))
 
 
 def experiment2(sizes: Sequence[int], repeats: int = 1, seed: int = 0, measure: str = "v_measure", *,

@@ -10,15 +10,7 @@ from __future__ import annotations
 
 
 
-from e2e_support import DONE
-# The morph chart is the last Plotly chart on the Compare page; its dashed line is the slider's position.
-MARKER_JS = """() => {
-  const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
-  const morph = plots.find(p => p._fullLayout && (p._fullLayout.annotations || []).some(a => /sweep|noise of/.test(a.text)));
-  if (!morph) return null;
-  const line = (morph._fullLayout.shapes || []).find(s => s.type === 'line');
-  return line ? line.x0 : null;
-}"""
+from e2e_support import DONE, MARKER_JS
 
 
 # The `server` and `browser` fixtures live in tests/e2e/conftest.py (shared by every browser test).
