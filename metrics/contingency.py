@@ -535,7 +535,8 @@ def _weights(entry, name: str, i: int) -> dict:
 def _normalize_counts(vals: np.ndarray) -> np.ndarray:
     """Integer-valued cells become int64; fractional ones float64. Refuses totals
     that would overflow (checked before any cast, so uint64 cannot wrap)."""
-    total = float(np.sum(vals, dtype=np.float64)) if vals.size else 0.0
+    with np.errstate(over="ignore"):  # a float total may overflow to inf: refused below
+        total = float(np.sum(vals, dtype=np.float64)) if vals.size else 0.0
     if not total < _MAX_TOTAL:
         raise ValueError(
             f"the table's total {total:.3g} is too large: at most 2^62 (about 4.6e18) items, "
