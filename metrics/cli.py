@@ -21,7 +21,6 @@ import importlib.util
 import io
 import json
 import math
-import os
 import subprocess
 import sys
 import time

@@ -346,10 +346,6 @@ class Contingency(TableStats):
     def is_integer(self) -> bool:
         return self.values.dtype.kind in "iu"
 
-    @cached_property
-    def csr(self) -> sparse.csr_matrix:
-        return sparse.csr_matrix((self.values, (self.rows, self.cols)), shape=self.shape)
-
     def to_dense(self) -> np.ndarray:
         """The full table as an array (refuses tables of more than 10^8 cells)."""
         if self.shape[0] * self.shape[1] > 10**8:
@@ -385,13 +381,10 @@ class Contingency(TableStats):
 
     @cached_property
     def n(self):
-        """Number of items (total mass for fuzzy tables); a Python int or float."""
-        total = self.values.sum(dtype=object if self._huge else None)
+        """Number of items (total mass for fuzzy tables); a Python int or float.
+        (Totals are below 2^62, so the int64 sum cannot overflow.)"""
+        total = self.values.sum()
         return int(total) if self.is_integer else float(total)
-
-    @cached_property
-    def _huge(self) -> bool:
-        return self.is_integer and self.values.size > 0 and int(self.values.max()) * self.values.size >= (1 << 62)
 
     @cached_property
     def log_n(self) -> float:
@@ -567,8 +560,7 @@ def _sum_of_group_max(index: np.ndarray, values: np.ndarray, size: int):
         return 0
     best = np.zeros(size, dtype=values.dtype)
     np.maximum.at(best, index, values)
-    total = best.sum(dtype=object) if values.dtype.kind in "iu" else best.sum()
-    return int(total) if values.dtype.kind in "iu" else float(total)
+    return int(best.sum()) if values.dtype.kind in "iu" else float(best.sum())
 
 
 def pair_counts(t: Contingency) -> tuple:

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._arith import div, sqrt, where
-from .contingency import Contingency, TableStats
+from .contingency import TableStats
 from .expected import emi_out_of_budget, expected_mutual_information
 from .registry import register
 
