@@ -40,13 +40,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import experiments, generators, properties
+from . import experiments, generators, properties, resources
 from .contingency import Contingency
 from .registry import MEASURES, evaluate
 
 __all__ = ["PAPERS", "ASSET_DIR", "STATUSES", "gallery_rows", "gallery_frame", "judge", "decimals"]
 
-ASSET_DIR = Path(__file__).resolve().parents[1] / "assets" / "paper_values"
+# The installed paper values (package data; see metrics.resources). A Traversable: `/` and
+# read_text work on it as on a Path.
+ASSET_DIR = resources.folder("paper_values")
 
 PAPERS = {
     "rh2007": "Rosenberg & Hirschberg (2007), V-Measure: a conditional entropy-based external cluster "
@@ -142,8 +144,8 @@ def _table_link(label: str, cells, classes=None, clusters=None) -> dict:
             "table": {"classes": [str(c) for c in classes], "clusters": [str(c) for c in clusters], "cells": cells}}
 
 
-def _load(directory: Path, name: str) -> dict:
-    path = Path(directory) / name
+def _load(directory, name: str) -> dict:
+    path = directory / name
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -9,9 +9,7 @@ costs nothing.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,11 +17,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from metrics import experiments
+from metrics import experiments, resources
 
 from .lines import line_panels
-
-EXAMPLE_FILE = Path(__file__).resolve().parents[2] / "assets" / "paper_values" / "utt2014_example.json"
 
 VARIANT_LABELS = {
     "fuzzy": "fuzzy (mass split over classes)",
@@ -47,7 +43,7 @@ def fuzzy_measures() -> list[str]:
 @lru_cache(maxsize=1)
 def example() -> dict:
     """The worked example's memberships and printed values (assets/paper_values/utt2014_example.json)."""
-    data = json.loads(EXAMPLE_FILE.read_text(encoding="utf-8"))
+    data = resources.read_json("paper_values", "utt2014_example.json")
     points = list(data["gold"])
     return {"points": points, "gold": [tuple(data["gold"][p]) for p in points],
             "clusters": [tuple(data["clusters"][p]) for p in points], "printed": data["printed"],

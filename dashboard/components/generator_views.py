@@ -12,13 +12,11 @@ References: [Dom01] Dom (2001), IBM RJ 10219. [RH07] Rosenberg & Hirschberg (200
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -26,11 +24,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from metrics import generators, properties
+from metrics import generators, properties, resources
 
 from .charts import fmt, panel_domains
 
-PAPER_VALUES = Path(__file__).resolve().parents[2] / "assets" / "paper_values"
 # A qualitative palette long enough that no two chosen measures share a colour.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC",
            "#EECA3B", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
@@ -289,7 +286,7 @@ def sweep_charts(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[st
 def table2() -> dict:
     """Rosenberg & Hirschberg's printed Table 2 with provenance and our explanation of the
     differences (``assets/paper_values/rh2007_table2.json``)."""
-    return json.loads((PAPER_VALUES / "rh2007_table2.json").read_text(encoding="utf-8"))
+    return resources.read_json("paper_values", "rh2007_table2.json")
 
 
 def rate_keys(family: str) -> list[str]:

@@ -1,4 +1,5 @@
-"""The papers' worked examples as preset tables, read from ``assets/presets/*.json``.
+"""The papers' worked examples as preset tables: ``assets/presets/*.json``, installed as package
+data (read through :mod:`metrics.resources`, so a wheel install finds them too).
 
 Each file holds one table (rows = gold classes, columns = clusters) and its provenance:
 the paper, where in it (table or figure), and a note on how it was read (e.g. Wu et al.
@@ -16,8 +17,10 @@ from pathlib import Path
 import pandas as pd
 
 import metrics
+from metrics import resources
 
-PRESET_DIR = Path(__file__).resolve().parents[2] / "assets" / "presets"
+# A Traversable (a Path in a checkout or an unpacked install): iterdir, `/` and read_text work.
+PRESET_DIR = resources.folder("presets")
 _REQUIRED = ("key", "order", "group", "title", "source", "note", "classes", "clusters", "table")
 
 
@@ -53,7 +56,7 @@ def _contingency(preset: Preset) -> metrics.Contingency:
     return metrics.Contingency.from_table(preset.frame())
 
 
-def _read(path: Path) -> Preset:
+def _read(path) -> Preset:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
@@ -67,7 +70,7 @@ def _read(path: Path) -> Preset:
             f"preset {path.name}: the table must have one row per class ({len(data['classes'])}) "
             f"and one column per cluster ({len(data['clusters'])})"
         )
-    if data["key"] != path.stem:
+    if data["key"] != path.name.removesuffix(".json"):
         raise ValueError(f"preset {path.name}: key {data['key']!r} must equal the file name")
     return Preset(
         key=data["key"], order=int(data["order"]), group=data["group"], title=data["title"],
@@ -78,12 +81,15 @@ def _read(path: Path) -> Preset:
 
 
 @lru_cache(maxsize=4)
-def load_presets(directory: Path = PRESET_DIR) -> dict[str, Preset]:
-    """Every preset in ``directory``, keyed by ``key``, in display order.
+def load_presets(directory=None) -> dict[str, Preset]:
+    """Every preset in ``directory`` (default: the installed presets), keyed by ``key``, in
+    display order.
 
     Raises ``ValueError`` naming the file when one is malformed.
     """
-    presets = sorted((_read(p) for p in Path(directory).glob("*.json")), key=lambda p: (p.order, p.key))
+    folder = PRESET_DIR if directory is None else Path(directory)
+    files = [p for p in folder.iterdir() if p.name.endswith(".json")] if folder.is_dir() else []
+    presets = sorted((_read(p) for p in files), key=lambda p: (p.order, p.key))
     if not presets:
         raise ValueError(f"no presets found in {directory}")
     return {p.key: p for p in presets}

@@ -13,10 +13,8 @@ J. Multivariate Anal. 98. [RR09] Reichart & Rappoport (2009), CoNLL, §1 and §5
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,13 +22,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from metrics import generators, properties
+from metrics import generators, properties, resources
 
 from .charts import fmt
 from .generator_views import DIFF_STYLE, PALETTE, figure
 from .tables import fingerprint
 
-PAPER_VALUES = Path(__file__).resolve().parents[2] / "assets" / "paper_values"
 
 # check_properties' names → (Wu's number, title, statement). Statements paraphrase [Wu09] §5.2.
 WU_PROPERTIES: dict[str, tuple[str, str, str]] = {
@@ -237,7 +234,7 @@ def range_figure(curve: pd.DataFrame, keys: list[str]) -> go.Figure:
 def table12() -> dict:
     """Wu et al.'s printed Table 12 with provenance and our explanation of the differences
     (``assets/paper_values/wu2009_table12.json``)."""
-    return json.loads((PAPER_VALUES / "wu2009_table12.json").read_text(encoding="utf-8"))
+    return resources.read_json("paper_values", "wu2009_table12.json")
 
 
 # Table 12's columns P1–P5 → check_properties' names.

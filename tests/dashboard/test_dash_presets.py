@@ -16,7 +16,7 @@ PRESETS = load_presets()
 
 
 def test_every_preset_file_is_loaded_in_order():
-    files = sorted(p.stem for p in PRESET_DIR.glob("*.json"))
+    files = sorted(p.name.removesuffix(".json") for p in PRESET_DIR.iterdir() if p.name.endswith(".json"))
     assert sorted(PRESETS) == files
     orders = [p.order for p in PRESETS.values()]
     assert orders == sorted(orders)

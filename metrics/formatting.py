@@ -1,0 +1,70 @@
+"""One number format for everything Partition Lab prints: the dashboard's tables, charts and
+hovers, and the command line's table output.
+
+Rules (:func:`format_number`):
+
+* integers (Python or NumPy integers, and floats that hold a whole number below 10^15) are
+  printed whole, with thousands separators: ``1,334``, never ``1334.0000``;
+* other finite values get 4 significant digits: ``0.5916``, ``210.5``; trailing zeros are
+  dropped when the shorter text is the value itself (``60.5``, ``0.5``, not ``60.50``), and kept
+  when rounding happened (0.99996 prints ``1.000``, not a perfect-looking ``1``); the integer
+  part is never cut (``12,346``); below 10^-4 in magnitude, scientific notation (``3.2e-07``);
+* values within 10^-12 of 0 print as ``0``: every measure is computed in double precision from
+  quantities of order 1 or larger, so a residue that small is rounding (AMI's −1.3e-13 for a
+  chance table), and ``-0`` is never printed;
+* ±infinity prints as ``∞`` / ``−∞``; None and NaN (no value) as ``—``.
+
+Machine-readable outputs (JSON, CSV downloads) keep full precision: this is for reading.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+__all__ = ["format_number", "SIGNIFICANT_DIGITS", "ZERO_TOLERANCE"]
+
+SIGNIFICANT_DIGITS = 4
+# Below this magnitude a value is rounding noise (see the module docstring).
+ZERO_TOLERANCE = 1e-12
+_WHOLE_LIMIT = 1e15   # floats are exact integers well below 2^53 ≈ 9e15
+_FIXED_FLOOR = 1e-4   # below it, fixed notation would need too many zeros
+
+
+def format_number(x, digits: int = SIGNIFICANT_DIGITS) -> str:
+    """``x`` as Partition Lab prints numbers for reading (rules in the module docstring).
+
+    >>> [format_number(v) for v in (1334.0, 210.5, 60.5, 0.59163, -1.3e-13, 2**40, float("inf"), None)]
+    ['1,334', '210.5', '60.5', '0.5916', '0', '1,099,511,627,776', '∞', '—']
+    """
+    if x is None or isinstance(x, bool):
+        return "—" if x is None else str(x)
+    if isinstance(x, numbers.Integral):
+        return f"{int(x):,}"
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isnan(v):
+        return "—"
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    if abs(v) < ZERO_TOLERANCE:
+        return "0"
+    if v.is_integer() and abs(v) < _WHOLE_LIMIT:
+        return f"{int(v):,}"
+    if abs(v) < _FIXED_FLOOR or abs(v) >= _WHOLE_LIMIT:
+        mantissa, _, exponent = f"{v:.{digits - 1}e}".partition("e")
+        if _exact(float(f"{mantissa}e{exponent}"), v):
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}e{int(exponent):+03d}".replace("e+", "e")
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    text = f"{v:,.{decimals}f}"
+    if "." in text and _exact(float(text.replace(",", "")), v):
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "0") else text
+
+
+def _exact(shown: float, v: float) -> bool:
+    # "Exact" up to float noise: 0.1 + 0.2 prints 0.3, not 0.3000.
+    return abs(shown - v) <= 1e-9 * abs(v)
