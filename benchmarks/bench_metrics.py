@@ -1,88 +1,261 @@
-"""Speed of `metrics` against scikit-learn, measured in the same run.
+"""Speed of `metrics` against scikit-learn and against the memory floor, in the same run.
 
-    python benchmarks/bench_metrics.py            # the issue's cases (about a minute)
-    python benchmarks/bench_metrics.py --quick    # smaller inputs
+    python benchmarks/bench_metrics.py                 # 10^7 labels, strings, AMI (a few minutes)
+    python benchmarks/bench_metrics.py --n 1e8 --only-labels   # the 10^8 cases (~4 GB of memory)
+    python benchmarks/bench_metrics.py --quick         # 10^6 labels
+    python benchmarks/bench_metrics.py --kernel numpy  # without the compiled kernels (no numba)
     python benchmarks/bench_metrics.py --sklearn-ami-1e6   # also sklearn's AMI at 10^6 labels (~1 min more)
 
-Each case prints seconds for scikit-learn, seconds for Partition Lab and their
-ratio (ours / sklearn; below 1 is faster). Timings are the best of a few repeats.
+Label cases print, side by side:
+
+* ``floor``: the time to read both label arrays once — the faster of a sum and a
+  bitwise-or reduction over each (numpy, one thread). Nothing that looks at every
+  label can take less.
+* ``ours``: ``Contingency.from_labels`` plus every measure but the AMI variants
+  (``metrics.evaluate`` on a fresh table, so the first evaluation's costs — the
+  assignment for ε, ε_n — are in), and ``ours/floor``.
+* ``sklearn``: scikit-learn's ``homogeneity_completeness_v_measure`` alone (three of
+  our 40-odd measures), and ``ours/sklearn``.
+
+Timings are the best of a few repeats (scikit-learn: one run at 10^8), in wall-clock
+seconds; ``--cpu-time`` counts this process's CPU seconds instead, which a busy shared
+machine disturbs far less (everything timed on the host is single-threaded; the GPU
+section always uses wall-clock time). The compiled
+kernels are loaded (or compiled) before timing; the first call's time is printed once.
+
+When a GPU is present (CuPy, or PyTorch with CUDA), a GPU section times the same
+labels on the device: ours (counted on the device, measures on the host), the
+device's raw bincount of the table and its read floor, and torchmetrics' V-measure
+and ARI where installed (with their values beside ours).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+import warnings
 
 import numpy as np
 from sklearn import metrics as skm
 
 import metrics
+from metrics import _counting
+
+AMI_KEYS = {k for k in metrics.MEASURES if k.startswith("ami")}
+KEYS = [k for k in metrics.MEASURES if k not in AMI_KEYS]
+
+
+CLOCK = time.perf_counter
 
 
 def best_of(fn, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, CLOCK() - start)
     return best
 
 
 def all_but_ami(a, b):
-    t = metrics.Contingency.from_labels(a, b)
-    keys = [k for k in metrics.MEASURES if k != "ami"]
-    return metrics.evaluate(t, keys)
+    return metrics.evaluate(metrics.Contingency.from_labels(a, b), KEYS)
 
 
 def ami_only(a, b):
     return metrics.evaluate(metrics.Contingency.from_labels(a, b), ["ami"])
 
 
-def row(name, sk, ours):
-    print(f"{name:<66} {sk:9.3f} {ours:9.3f} {ours / sk:8.3f}")
+def read_floor(a, b, repeat: int) -> float:
+    """Reading both arrays once: the faster of two one-pass reductions."""
+    by_sum = best_of(lambda: (a.sum(), b.sum()), repeat)
+    if a.dtype.kind not in "iu":
+        return by_sum
+    by_or = best_of(lambda: (np.bitwise_or.reduce(a), np.bitwise_or.reduce(b)), repeat)
+    return min(by_sum, by_or)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--sklearn-ami-1e6", action="store_true")
-    args = parser.parse_args()
+HEADER = (f"{'case':<44} {'floor s':>8} {'ours s':>8} {'ours/floor':>10} {'sklearn s':>10} "
+          f"{'ours/sklearn':>12}")
+
+
+def label_row(name, floor, ours, sk):
+    sk_cols = f"{sk:10.3f} {ours / sk:12.4f}" if sk is not None else f"{'':>10} {'':>12}"
+    floor_cols = f"{floor:8.4f}" if floor is not None else f"{'':>8}"
+    ratio = f"{ours / floor:10.2f}" if floor is not None else f"{'':>10}"
+    print(f"{name:<44} {floor_cols} {ours:8.4f} {ratio} {sk_cols}", flush=True)
+
+
+def label_case(rng, n: int, dtype, k: int, repeat: int, sklearn_repeat: int, skip_sklearn: bool) -> None:
+    # One function per case, so that its arrays are freed before the next case's (10^8).
+    a = rng.integers(0, k, n).astype(dtype, copy=False)
+    b = rng.integers(0, k, n).astype(dtype, copy=False)
+    floor = read_floor(a, b, repeat)
+    ours = best_of(lambda: all_but_ami(a, b), repeat)
+    sk = None if skip_sklearn else best_of(lambda: skm.homogeneity_completeness_v_measure(a, b), sklearn_repeat)
+    label_row(f"{n:.0e} {np.dtype(dtype).name} labels {k}x{k}", floor, ours, sk)
+
+
+def label_cases(n: int, repeat: int, sklearn_repeat: int, skip_sklearn: bool) -> None:
     rng = np.random.default_rng(0)
-    n = 10**6 if args.quick else 10**7
-    repeat = 3
-    print(f"{'case':<66} {'sklearn s':>9} {'ours s':>9} {'ratio':>8}")
-    for k in (10, 1000):
-        a = rng.integers(0, k, n)
-        b = rng.integers(0, k, n)
-        sk = best_of(lambda: skm.homogeneity_completeness_v_measure(a, b), 2)
-        ours = best_of(lambda: all_but_ami(a, b), repeat)
-        row(f"{n:.0e} int labels {k}x{k}: sklearn h/c/V vs ALL measures but AMI", sk, ours)
+    for dtype in (np.int64, np.int32):
+        for k in (10, 1000):
+            label_case(rng, n, dtype, k, repeat, sklearn_repeat, skip_sklearn)
+
+
+def string_case(n: int, repeat: int) -> None:
     # Labels that are not compact integers go through a hash factorization.
+    rng = np.random.default_rng(1)
     k = 1000
-    a = np.char.add("c", rng.integers(0, k, n // 10).astype(str)).astype(object)
-    b = np.char.add("k", rng.integers(0, k, n // 10).astype(str)).astype(object)
+    a = np.char.add("c", rng.integers(0, k, n).astype(str)).astype(object)
+    b = np.char.add("k", rng.integers(0, k, n).astype(str)).astype(object)
     sk = best_of(lambda: skm.homogeneity_completeness_v_measure(a, b), 2)
     ours = best_of(lambda: all_but_ami(a, b), repeat)
-    row(f"{n // 10:.0e} string labels {k}x{k}: same comparison", sk, ours)
+    label_row(f"{n:.0e} string labels {k}x{k}", None, ours, sk)
+
+
+def ami_cases(repeat: int, sklearn_1e6: bool) -> None:
     # AMI: the expected mutual information dominates.
+    rng = np.random.default_rng(2)
+    print(f"\n{'AMI case':<44} {'sklearn s':>10} {'ours s':>8} {'ours/sklearn':>12}")
     cases = [(10**5, 100), (10**5, 1000)]
-    if args.sklearn_ami_1e6:
+    if sklearn_1e6:
         cases.append((10**6, 1000))
     for m, k in cases:
         a = rng.integers(0, k, m)
         b = rng.integers(0, k, m)
         sk = best_of(lambda: skm.adjusted_mutual_info_score(a, b), 1)
         ours = best_of(lambda: ami_only(a, b), repeat)
-        row(f"{m:.0e} labels {k}x{k}: AMI", sk, ours)
+        print(f"{f'{m:.0e} labels {k}x{k}: AMI':<44} {sk:10.3f} {ours:8.3f} {ours / sk:12.4f}")
     a = rng.integers(0, 1000, 10**6)
     b = rng.integers(0, 1000, 10**6)
     ours = best_of(lambda: ami_only(a, b), repeat)
-    print(f"{'1e+06 labels 1000x1000: AMI, ours only (sklearn ~65 s)':<66} {'':>9} {ours:9.3f}")
+    print(f"{'1e+06 labels 1000x1000: AMI (sklearn ~65 s)':<44} {'':>10} {ours:8.3f}")
     # Batches of small tables (the property grids and sweeps).
     tables = rng.integers(0, 20, (25_000, 11, 17)).astype(float)
-    keys = [k for k in metrics.MEASURES if k != "ami"]
-    ours = best_of(lambda: metrics.evaluate_batch(tables, keys), 2)
-    print(f"{'25,000 tables 11x17, all measures but AMI (evaluate_batch)':<66} {'':>9} {ours:9.3f}")
+    ours = best_of(lambda: metrics.evaluate_batch(tables, KEYS), 2)
+    print(f"{'25,000 tables 11x17, all but AMI (batch)':<44} {'':>10} {ours:8.3f}")
+
+
+# --------------------------------------------------------------------------- GPU
+def _gpu(dry_run: bool = False):
+    """(library, module, device) for a GPU present here, or None. ``dry_run``: PyTorch's
+    CPU device instead, to check this section on a machine without a GPU."""
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            return "torch", torch, "cuda"
+        if dry_run:
+            return "torch", torch, "cpu"
+    except Exception:  # noqa: BLE001 — no PyTorch, or a broken CUDA install
+        pass
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            return "cupy", cupy, "cuda"
+    except Exception:  # noqa: BLE001
+        pass
+    return None
+
+
+def gpu_cases(sizes, repeat: int, dry_run: bool = False) -> None:
+    found = _gpu(dry_run)
+    if found is None:
+        print("\nGPU: none found (neither PyTorch with CUDA nor CuPy): GPU section not run.")
+        return
+    lib, mod, device = found
+    if lib == "torch":
+        sync = mod.cuda.synchronize if device == "cuda" else (lambda: None)
+        name = mod.cuda.get_device_name(0) if device == "cuda" else "CPU (dry run: not a GPU figure)"
+        to_dev = lambda x: mod.as_tensor(x, device=device)  # noqa: E731
+    else:
+        sync = mod.cuda.Device().synchronize
+        name = mod.cuda.runtime.getDeviceProperties(0)["name"].decode()
+        to_dev = mod.asarray
+    bincount = lambda keys, m: mod.bincount(keys, minlength=m)  # noqa: E731
+    v_measure_score = adjusted_rand_score = None
+    warnings.filterwarnings("ignore", message="Sparse invariant checks")  # torchmetrics' own warning
+    if lib == "torch":
+        try:
+            from torchmetrics.functional.clustering import adjusted_rand_score, v_measure_score
+        except Exception:  # noqa: BLE001 — torchmetrics not installed
+            pass
+
+    global CLOCK
+    CLOCK = time.perf_counter  # device work is not this process's CPU time
+
+    def timed(fn):
+        def run():
+            out = fn()
+            sync()
+            return out
+        run()
+        return best_of(run, repeat)
+
+    print(f"\nGPU ({lib}, {name}): labels already on the device")
+    print(f"{'case':<34} {'read s':>8} {'bincount s':>10} {'ours s':>8} {'ours/bincount':>13} "
+          f"{'tm V s':>8} {'tm ARI s':>8}  V ours | torchmetrics, ARI ours | torchmetrics")
+    rng = np.random.default_rng(3)
+    for n in sizes:
+        for k in (10, 1000):
+            gpu_case(rng, n, k, to_dev, timed, bincount, v_measure_score, adjusted_rand_score)
+
+
+def gpu_case(rng, n, k, to_dev, timed, bincount, v_measure_score, adjusted_rand_score) -> None:
+    a = to_dev(rng.integers(0, k, n))
+    b = to_dev(rng.integers(0, k, n))
+    read = timed(lambda: (a.sum(), b.sum()))
+    raw = timed(lambda: bincount(a * k + b, k * k))  # the table, nothing else
+    ours = timed(lambda: all_but_ami(a, b))
+    values = all_but_ami(a, b)
+    tm_v = tm_ari = float("nan")
+    compared = ""
+    if v_measure_score is not None:
+        tm_v = timed(lambda: v_measure_score(b, a))
+        tm_ari = timed(lambda: adjusted_rand_score(b, a))
+        compared = (f"  {values['v_measure']:.6f} | {float(v_measure_score(b, a)):.6f}, "
+                    f"{values['ari']:.3g} | {float(adjusted_rand_score(b, a)):.3g}")
+    print(f"{f'{n:.0e} int64 labels {k}x{k}':<34} {read:8.4f} {raw:10.4f} {ours:8.4f} "
+          f"{ours / raw:13.1f} {tm_v:8.4f} {tm_ari:8.4f}{compared}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=float, default=1e7, help="labels per label case (default 1e7)")
+    parser.add_argument("--quick", action="store_true", help="10^6 labels")
+    parser.add_argument("--only-labels", action="store_true", help="only the integer label cases (and GPU)")
+    parser.add_argument("--no-sklearn", action="store_true", help="skip scikit-learn in the label cases")
+    parser.add_argument("--kernel", choices=_counting.KERNELS, help="force one counting kernel")
+    parser.add_argument("--sklearn-ami-1e6", action="store_true")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time with this process's CPU time (steadier on a busy machine)")
+    parser.add_argument("--gpu-dry-run", type=float, metavar="N",
+                        help="run only the GPU section, on PyTorch's CPU device with N labels (checks the script)")
+    args = parser.parse_args()
+    global CLOCK
+    if args.cpu_time:
+        CLOCK = time.process_time
+    if args.gpu_dry_run:
+        gpu_cases([int(args.gpu_dry_run)], 1, dry_run=True)
+        return
+    n = 10**6 if args.quick else int(args.n)
+    _counting.FORCE_KERNEL = args.kernel
+    repeat = 3 if n <= 10**7 else 2
+    sklearn_repeat = 2 if n <= 10**7 else 1
+    start = time.perf_counter()
+    for dtype in (np.int64, np.int32):  # loads (or compiles) the kernels for these dtypes
+        warm = np.arange(1 << 16, dtype=dtype)
+        all_but_ami(warm % 100, (warm * 7) % 100)
+    print(f"clock: {'CPU time of this process' if args.cpu_time else 'wall clock'}; "
+          f"counting kernel: {_counting.kernel(n)}; first call in this process "
+          f"(loads the kernels): {time.perf_counter() - start:.2f} s\n")
+    print(HEADER)
+    label_cases(n, repeat, sklearn_repeat, args.no_sklearn)
+    if not args.only_labels:
+        string_case(n // 10, repeat)
+        ami_cases(repeat, args.sklearn_ami_1e6)
+    gpu_cases([n] if args.only_labels else sorted({n, 10**8}), repeat)
 
 
 if __name__ == "__main__":

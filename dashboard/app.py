@@ -8,24 +8,25 @@ Each page draws the shared sidebar controls itself (``components.controls.shared
 widgets drawn here, outside the page, vanish from AppTest's tree after the first run.
 """
 
-import sys
-from pathlib import Path
+from importlib.resources import files
 
 import streamlit as st
 
-# A plain checkout (no `pip install -e .`) still finds `dashboard` and `metrics`; appended, so an
-# installed copy takes precedence.
-_ROOT = str(Path(__file__).resolve().parents[1])
-if _ROOT not in sys.path:
-    sys.path.append(_ROOT)
+import dashboard.components.server_process  # noqa: F401 — once per process: one BLAS thread (see there)
+from dashboard.components.state import enter as enter_page
 
-st.set_page_config(page_title="Partition Lab", page_icon=":material/join_inner:", layout="wide")
+# The favicon is a file of the installed package, not a Material icon: those are fetched from an
+# outside font server on every load, which fails offline (a lab or exam room often has no internet).
+ICON = files("dashboard") / "static" / "icon.png"
+st.set_page_config(page_title="Partition Lab", page_icon=str(ICON), layout="wide")
 
 PAGES = {
     "Partition Lab": [
         st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("app_pages/lesson.py", title="Lesson", icon=":material/school:", url_path="lesson"),
         st.Page("app_pages/table_lab.py", title="Table lab", icon=":material/grid_on:", url_path="table_lab"),
         st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
+        st.Page("app_pages/solutions.py", title="Solutions", icon=":material/leaderboard:", url_path="solutions"),
     ],
     "Explore": [
         st.Page("app_pages/generator_lab.py", title="Generator lab", icon=":material/tune:", url_path="generator_lab"),
@@ -33,10 +34,15 @@ PAGES = {
                 url_path="property_checker"),
         st.Page("app_pages/fuzzy_lab.py", title="Fuzzy lab", icon=":material/blur_on:", url_path="fuzzy_lab"),
         st.Page("app_pages/real_data.py", title="Real data", icon=":material/scatter_plot:", url_path="real_data"),
+        st.Page("app_pages/chance.py", title="Chance", icon=":material/casino:", url_path="chance"),
     ],
     "Papers": [
         st.Page("app_pages/gallery.py", title="Paper gallery", icon=":material/fact_check:", url_path="gallery"),
     ],
 }
 
-st.navigation(PAGES).run()
+page = st.navigation(PAGES)
+# Which page this run draws, and whether it was just entered by a link or a return: the state rule
+# of components/state.py (a link determines the page, a return brings back the session's state).
+enter_page(page.url_path or "home")
+page.run()

@@ -12,6 +12,10 @@ from .registry import FAMILIES, MEASURES, Measure, evaluate
 # Importing the family modules fills the registry, in this (display) order.
 from . import information, matching, pairs, elementwise  # noqa: E402,F401  isort: skip
 from .batch import TableBatch, evaluate_batch  # noqa: E402
+from . import chance  # noqa: E402,F401  (metrics.chance: measures against random labelings)
+from .solutions import (changes_of_mind, compare_solutions, rank_agreement, rank_solutions,  # noqa: E402
+                        solution_matrix)
 
 __all__ = ["Contingency", "pair_counts", "evaluate", "evaluate_batch", "TableBatch", "MEASURES",
-           "Measure", "FAMILIES"]
+           "Measure", "FAMILIES", "compare_solutions", "rank_solutions", "rank_agreement", "changes_of_mind",
+           "solution_matrix"]

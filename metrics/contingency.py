@@ -5,7 +5,10 @@ number (or, for ambiguous data, the mass) of items of class i in cluster j.
 
 A :class:`Contingency` keeps only its non-zero cells (coordinate form), so a table
 with 10^5 clusters and 10^3 classes costs memory proportional to its non-zero cells,
-never to their product. Everything a measure reads — marginals, entropies, pair
+never to their product — except a table counted from labels that fills at least a
+quarter of its grid, which keeps the grid (at most as many cells as items).
+Counting the labels is :mod:`metrics._counting` (host) and :mod:`metrics._array_api`
+(labels on another device). Everything a measure reads — marginals, entropies, pair
 sums, per-row and per-column maxima — is computed once, on first use, and cached.
 
 Exactness: integer tables keep integer counts; the pair sums ``Σ C(x, 2)`` are exact
@@ -14,8 +17,10 @@ Python integers (no int64 overflow even for cells of 10^12).
 
 from __future__ import annotations
 
+import cmath
 import math
 from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from functools import cached_property
 
 import numpy as np
@@ -23,65 +28,141 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import xlogy
 
+from . import _array_api, _counting
 from ._arith import is_batch, where
 
 __all__ = ["Contingency", "pair_counts"]
 
-# Above this many cells a dense bincount costs more than it saves: go sparse.
-_DENSE_CELLS = 1 << 22
 # Larger totals would overflow int64 marginals (and n^4 in float pair statistics).
 _MAX_TOTAL = float(2**62)
 # Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
 _INT64_SAFE_TOTAL = 1 << 31
 
 
-def _as_1d_labels(labels, name: str) -> np.ndarray:
-    if isinstance(labels, (pd.Series, pd.Index)):
+def _as_1d_labels(labels, name: str):
+    """One labeling as a 1-D numpy array — or, for an array of another library
+    (CuPy, PyTorch, any array-API array), that array itself, to be counted where it
+    lives (:mod:`metrics._array_api`).
+
+    Refuses, with what to pass instead, every input whose iteration would not give one
+    label per item in item order: DataFrames (they iterate over column names), mappings
+    (keys), sets (no order), strings (characters) and anything 2-D.
+    """
+    if isinstance(labels, pd.DataFrame):
+        cols = list(labels.columns)
+        shown = ", ".join(repr(c) for c in cols[:4]) + (", …" if len(cols) > 4 else "")
+        example = f"df[{cols[0]!r}]" if cols else "df['gold']"
+        raise ValueError(f"{name} is a DataFrame (columns {shown}); it needs one label per item: "
+                         f"pass one column, e.g. {example}")
+    if isinstance(labels, (pd.Series, pd.Index, pd.api.extensions.ExtensionArray)):
         arr = labels.to_numpy()
     elif isinstance(labels, np.ndarray):
         arr = labels
-    elif isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-        raise ValueError(f"{name} must be a 1-D sequence of labels, got {type(labels).__name__}")
+    elif isinstance(labels, Mapping):
+        raise ValueError(f"{name} is a {type(labels).__name__}, whose iteration gives its keys: pass one "
+                         "label per item in item order, e.g. list(d.values()) if the values are the labels")
+    elif isinstance(labels, AbstractSet):
+        raise ValueError(f"{name} is a {type(labels).__name__}: a set has no order and no repeats, so it "
+                         "cannot give each item its label; pass a list or array with one label per item")
+    elif isinstance(labels, (str, bytes, np.generic)) or labels is None:
+        raise ValueError(f"{name} must be a 1-D sequence of labels, one per item, got a single "
+                         f"{type(labels).__name__}; e.g. pass list(text) for one label per character")
+    elif _array_api.is_foreign_array(labels):
+        return _array_api.check_labels(labels, name)
+    elif hasattr(labels, "__array__") and not isinstance(labels, (list, tuple)):
+        arr = np.asarray(labels)  # xarray, pyarrow, polars, dask: numpy's own conversion
+    elif not isinstance(labels, Iterable):
+        raise ValueError(f"{name} must be a 1-D sequence of labels, one per item, got {type(labels).__name__}")
     else:
         labels = list(labels)
         # Tuples are hashable labels; lists, sets, dicts and arrays are not.
-        if any(isinstance(x, (list, set, dict, np.ndarray)) for x in labels):
+        nested = next((i for i, x in enumerate(labels)
+                       if isinstance(x, (list, AbstractSet, Mapping, np.ndarray, pd.Series))), None)
+        if nested is not None:
             raise ValueError(
-                f"{name} must be 1-D: it contains nested sequences "
-                "(for items with several labels use Contingency.from_memberships)"
+                f"{name} must be 1-D: item {nested} is a {type(labels[nested]).__name__}, not a label. "
+                "Pass one label per item (for a list of one-element rows, [row[0] for row in rows]); "
+                "for items with several labels use Contingency.from_memberships"
             )
         arr = np.fromiter(labels, dtype=object, count=len(labels))
         # Let numpy pick a compact dtype when every label is a plain number.
-        if len(labels) and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in labels):
+        if len(labels) and all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+                               for x in labels):
             try:
                 arr = np.asarray(labels, dtype=np.int64)
             except OverflowError:
                 pass
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+        raise ValueError(f"{name} must be 1-D (one label per item), got an array of shape {arr.shape}: "
+                         f"{_one_column_hint(arr.shape)}")
     return arr
 
 
-def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+def _one_column_hint(shape) -> str:
+    """What to pass instead of an array of this shape."""
+    if len(shape) == 0:
+        return "a single label is not a labeling; pass a sequence with one label per item"
+    if len(shape) == 2 and 1 in shape:
+        return "pass it flattened, e.g. arr.ravel() (np.asarray(m).ravel() for a matrix)"
+    return "pass one column, e.g. arr[:, 0]"
+
+
+def _factorize(arr: np.ndarray, name: str, known_bounds=None) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0..k-1 and the k distinct labels (codes may skip unused values).
 
-    Compact non-negative integers are their own codes (no pass over the data beyond
-    min/max); anything else goes through a hash factorization, never a sort.
+    Compact non-negative integers (largest below 2n + 1024) are their own codes, their
+    labels in increasing order (no pass over the data beyond min/max); anything else
+    goes through a hash factorization, never a sort, its labels in order of first
+    appearance. Missing (NaN/None/NA) and infinite labels are refused, naming where.
+    ``known_bounds``: (lo, hi) of an integer array already measured (lo exact when
+    negative, else any lower bound ≥ 0).
     """
-    if arr.dtype.kind in "iu" and arr.size:
-        lo, hi = int(arr.min()), int(arr.max())
-        if lo >= 0 and hi < 2 * arr.size + 1024:
-            return arr.astype(np.int64, copy=False), np.arange(hi + 1)
-    if arr.dtype.kind == "b":
-        return arr.astype(np.int64), np.array([False, True])
-    codes, uniques = pd.factorize(arr, use_na_sentinel=True)
+    if arr.dtype.kind in "iub" and arr.size:
+        lo, hi = known_bounds or _counting.bounds(arr)
+        if lo >= 0 and hi < _compact_limit(arr.size):
+            return arr, _own_labels(arr.dtype, hi + 1)
+    try:
+        codes, uniques = pd.factorize(arr, use_na_sentinel=True)
+    except TypeError:  # an unhashable label (a list inside an object array)
+        bad = next(i for i, x in enumerate(arr) if not isinstance(x, Hashable))
+        raise ValueError(f"{name} has an unhashable label ({type(arr[bad]).__name__}) at position {bad}: "
+                         "labels must be hashable (use tuples, not lists)") from None
     if arr.size and codes.min() < 0:
         missing = np.flatnonzero(codes < 0)
         raise ValueError(
-            f"{name} has {missing.size} missing label(s) (NaN/None), first at position "
-            f"{int(missing[0])}: drop or fill them first"
+            f"{name} contains NaN or None: {missing.size} missing label(s), first at position "
+            f"{int(missing[0])}; drop or fill them first"
         )
-    return codes.astype(np.int64, copy=False), np.asarray(uniques, dtype=object)
+    uniques = np.asarray(uniques, dtype=object) if not isinstance(uniques, np.ndarray) else uniques
+    infinite = _infinite_positions(uniques)
+    if infinite.size:
+        where = np.flatnonzero(np.isin(codes, infinite))
+        raise ValueError(
+            f"{name} contains infinity: {where.size} infinite label(s) (±inf), first at position "
+            f"{int(where[0])}; like NaN, ±inf names no group: drop or replace them first"
+        )
+    return codes, np.asarray(uniques, dtype=object)
+
+
+def _infinite_positions(uniques: np.ndarray) -> np.ndarray:
+    """Indices of the ±inf values among factorized labels (float, complex or object)."""
+    if uniques.dtype.kind in "fc":
+        return np.flatnonzero(np.isinf(uniques))
+    if uniques.dtype == object:
+        return np.array([i for i, u in enumerate(uniques)
+                         if isinstance(u, (float, complex, np.floating, np.complexfloating))
+                         and not (u != u) and cmath.isinf(u)], dtype=np.int64)
+    return np.empty(0, dtype=np.int64)
+
+
+def _compact_limit(n_items: int) -> int:
+    """Non-negative integer labels below this bound are their own codes."""
+    return 2 * int(n_items) + 1024
+
+
+def _own_labels(dtype, k: int) -> np.ndarray:
+    """The labels of codes 0..k-1 that are their own labels (booleans stay booleans)."""
+    return np.array([False, True][:k], dtype=object) if dtype.kind == "b" else np.arange(k)
 
 
 def _exact_sum_comb2(values: np.ndarray):
@@ -172,7 +253,14 @@ class Contingency(TableStats):
     ``n``, ``row_sums`` (class sizes ``a_i``), ``col_sums`` (cluster sizes ``b_j``),
     ``h_c``, ``h_k``, ``h_ck`` (entropies in nats), ``mi``, ``pair_sums``,
     ``row_max_sum`` (Σ_i max_j n_ij), ``col_max_sum`` (Σ_j max_i n_ij).
+
+    Storage: the non-zero cells in coordinate form (``rows``, ``cols``, ``values``), or,
+    for a table counted from labels that is at least a quarter full, the dense count
+    ``grid`` itself (then the coordinates are made on first use). ``grid`` is None for
+    coordinate tables. Either way every attribute and measure gives the same values.
     """
+
+    grid: np.ndarray | None = None
 
     def __init__(self, rows, cols, values, row_labels, col_labels):
         # Internal: callers use the from_* constructors, which validate.
@@ -181,6 +269,28 @@ class Contingency(TableStats):
         self.values = values
         self.row_labels = row_labels
         self.col_labels = col_labels
+
+    # Coordinates of a grid table, made when first read.
+    @cached_property
+    def _coo(self):
+        flat = np.flatnonzero(self.grid)
+        n_c = self.grid.shape[1]
+        return flat // n_c, flat % n_c, self.grid.reshape(-1)[flat]
+
+    @cached_property
+    def rows(self) -> np.ndarray:
+        """Class index of each non-zero cell."""
+        return self._coo[0]
+
+    @cached_property
+    def cols(self) -> np.ndarray:
+        """Cluster index of each non-zero cell."""
+        return self._coo[1]
+
+    @cached_property
+    def values(self) -> np.ndarray:
+        """Count (or mass) of each non-zero cell."""
+        return self._coo[2]
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -195,34 +305,85 @@ class Contingency(TableStats):
                    values, np.asarray(row_labels, dtype=object), np.asarray(col_labels, dtype=object))
 
     @classmethod
+    def _from_grid(cls, grid: np.ndarray, row_labels, col_labels) -> "Contingency":
+        """A table from a dense count grid (int64): empty rows and columns dropped.
+
+        A grid at least a quarter full is kept as it is — the marginals, maxima and
+        per-cell sums of a 1000 × 1000 table are then single vectorized reductions —
+        and its coordinate form (``rows``, ``cols``, ``values``) is made only if asked
+        for. A sparser grid is turned into coordinates at once.
+        """
+        row_labels, col_labels = np.asarray(row_labels, dtype=object), np.asarray(col_labels, dtype=object)
+        row_sums, col_sums = grid.sum(axis=1), grid.sum(axis=0)
+        keep_r, keep_c = row_sums > 0, col_sums > 0
+        if not keep_r.all():
+            grid, row_labels, row_sums = grid[keep_r], row_labels[keep_r], row_sums[keep_r]
+        if not keep_c.all():
+            grid, col_labels, col_sums = grid[:, keep_c], col_labels[keep_c], col_sums[keep_c]
+        n_cells = int(np.count_nonzero(grid))
+        if 4 * n_cells < grid.size:
+            flat = np.flatnonzero(grid)
+            n_c = grid.shape[1]
+            return cls(flat // n_c, flat % n_c, grid.reshape(-1)[flat], row_labels, col_labels)
+        t = cls.__new__(cls)
+        t.grid = np.ascontiguousarray(grid)
+        t.row_labels, t.col_labels = row_labels, col_labels
+        t.__dict__.update(row_sums=row_sums, col_sums=col_sums, n_cells=n_cells)
+        return t
+
+    @classmethod
     def from_labels(cls, labels_true, labels_pred) -> "Contingency":
         """Table of two hard labelings of the same items (any hashable labels).
 
-        ``labels_true`` gives each item's gold class, ``labels_pred`` its cluster.
-        Raises ``ValueError`` on empty or mismatched input, non-1-D input and
-        missing labels (NaN/None).
+        ``labels_true`` gives each item's gold class, ``labels_pred`` its cluster: lists,
+        tuples, numpy arrays of any dtype, pandas Series or Index — or arrays of another
+        library (CuPy, PyTorch, any array-API array), which are counted on their own
+        device; only the table comes back to the host (see :mod:`metrics._array_api`).
+
+        Compact non-negative integer labels (largest below 2n + 1024) are their own codes
+        and keep their numeric order; other labels are hashed, in order of first
+        appearance (labels on a device: in sorted order). Tuples are labels.
+
+        Raises ``ValueError``, saying what to pass instead, on empty or mismatched input,
+        input that is not 1-D (a 2-D array, an (n, 1) column, nested lists), a DataFrame
+        (pass one column), a mapping or a set, a string, and on missing (NaN/None) or
+        infinite labels.
         """
         t = _as_1d_labels(labels_true, "labels_true")
         p = _as_1d_labels(labels_pred, "labels_pred")
+        if isinstance(t, _array_api.DeviceLabels) or isinstance(p, _array_api.DeviceLabels):
+            counted = _array_api.count_on_device(t, p)
+            if counted.grid is not None:
+                return cls._from_grid(counted.grid, counted.row_labels, counted.col_labels)
+            return cls._from_coo(counted.rows, counted.cols, counted.values, counted.row_labels, counted.col_labels)
         if t.size != p.size:
             raise ValueError(
                 f"labels_true and labels_pred must have the same length, got {t.size} and {p.size}"
             )
         if t.size == 0:
             raise ValueError("empty input: labels_true and labels_pred hold no items")
-        tc, tu = _factorize(t, "labels_true")
-        pc, pu = _factorize(p, "labels_pred")
-        n_r, n_c = len(tu), len(pu)
-        cells = n_r * n_c
-        if cells <= max(_DENSE_CELLS, t.size):
-            dense = np.bincount(tc * n_c + pc, minlength=cells)
-            flat = np.flatnonzero(dense)
-            rows, cols, vals = flat // n_c, flat % n_c, dense[flat]
+        n = t.size
+        limit = _counting.dense_cell_limit(n)
+        if t.dtype.kind in "iub" and p.dtype.kind in "iub":
+            # Both sides may be compact integers: count them in one pass, guessing the grid.
+            counted = _counting.count_grid_guessing(t, p, limit, _compact_limit(n))
+            if isinstance(counted, np.ndarray):
+                return cls._from_grid(counted, _own_labels(t.dtype, counted.shape[0]),
+                                      _own_labels(p.dtype, counted.shape[1]))
+            bounds_t, bounds_p = counted[:2], counted[2:]
         else:
-            keys, uniq = pd.factorize(tc * n_c + pc, sort=False)
-            vals = np.bincount(keys)
-            rows, cols = uniq // n_c, uniq % n_c
-        return cls._from_coo(rows, cols, vals.astype(np.int64), tu, pu)
+            bounds_t = bounds_p = None
+        tc, tu = _factorize(t, "labels_true", bounds_t)
+        pc, pu = _factorize(p, "labels_pred", bounds_p)
+        n_r, n_c = len(tu), len(pu)
+        if n_r * n_c <= limit:
+            return cls._from_grid(_counting.count_grid(tc, pc, n_r, n_c), tu, pu)
+        # Too many possible cells for a grid: hash the distinct (class, cluster) keys.
+        keys = np.multiply(tc, n_c, dtype=np.int64)
+        keys += pc
+        codes, uniq = pd.factorize(keys, sort=False)
+        vals = np.bincount(codes)
+        return cls._from_coo(uniq // n_c, uniq % n_c, vals.astype(np.int64), tu, pu)
 
     @classmethod
     def from_table(cls, table, row_labels=None, col_labels=None) -> "Contingency":
@@ -289,6 +450,12 @@ class Contingency(TableStats):
             raise ValueError(
                 f"{len(row_labels)} row and {len(col_labels)} column labels for a {shape[0]}×{shape[1]} table"
             )
+        if vals.dtype.kind in "iu" and 4 * vals.size >= shape[0] * shape[1]:
+            # A quarter full or more: stored as a grid, exactly as from_labels stores the same
+            # cells, so that both give every measure to the last bit (sums run in one order).
+            grid = np.zeros(shape, dtype=np.int64)
+            grid[rows, cols] = vals
+            return cls._from_grid(grid, row_labels, col_labels)
         return cls._from_coo(rows.astype(np.int64), cols.astype(np.int64), vals, row_labels, col_labels)
 
     @classmethod
@@ -336,6 +503,10 @@ class Contingency(TableStats):
     @property
     def T(self) -> "Contingency":
         """The same table with the roles of classes and clusters swapped."""
+        if self.grid is not None:
+            t = Contingency.__new__(Contingency)
+            t.grid, t.row_labels, t.col_labels = self.grid.T, self.col_labels, self.row_labels
+            return t
         return Contingency(self.cols, self.rows, self.values, self.col_labels, self.row_labels)
 
     @property
@@ -344,12 +515,14 @@ class Contingency(TableStats):
 
     @property
     def is_integer(self) -> bool:
-        return self.values.dtype.kind in "iu"
+        return (self.values if self.grid is None else self.grid).dtype.kind in "iu"
 
     def to_dense(self) -> np.ndarray:
         """The full table as an array (refuses tables of more than 10^8 cells)."""
         if self.shape[0] * self.shape[1] > 10**8:
             raise ValueError(f"table of shape {self.shape} is too large to densify")
+        if self.grid is not None:
+            return self.grid.copy()
         out = np.zeros(self.shape, dtype=self.values.dtype)
         out[self.rows, self.cols] = self.values
         return out
@@ -372,18 +545,22 @@ class Contingency(TableStats):
     @cached_property
     def row_sums(self) -> np.ndarray:
         """Class sizes a_i."""
+        if self.grid is not None:
+            return self.grid.sum(axis=1)
         return _group_sum(self.rows, self.values, self.shape[0])
 
     @cached_property
     def col_sums(self) -> np.ndarray:
         """Cluster sizes b_j."""
+        if self.grid is not None:
+            return self.grid.sum(axis=0)
         return _group_sum(self.cols, self.values, self.shape[1])
 
     @cached_property
     def n(self):
         """Number of items (total mass for fuzzy tables); a Python int or float.
         (Totals are below 2^62, so the int64 sum cannot overflow.)"""
-        total = self.values.sum()
+        total = self.values.sum() if self.grid is None else self.row_sums.sum()
         return int(total) if self.is_integer else float(total)
 
     @cached_property
@@ -399,8 +576,30 @@ class Contingency(TableStats):
     def _xlogx(self) -> tuple[float, float, float]:
         """Σ x log x over class sizes, cluster sizes and cells: the one pass over the
         cells that all four entropies share."""
-        return (self._sum_xlogx(self.row_sums), self._sum_xlogx(self.col_sums),
-                self._sum_xlogx(self.values))
+        hist = self._cell_histogram
+        if hist is not None:
+            cells = float(np.dot(hist, xlogy(self._hist_values, self._hist_values)))
+        else:
+            cells = self._sum_xlogx(self.values)
+        return (self._sum_xlogx(self.row_sums), self._sum_xlogx(self.col_sums), cells)
+
+    @cached_property
+    def _cell_histogram(self) -> np.ndarray | None:
+        """How many cells hold each count 0, 1, 2, … (integer tables whose largest cell
+        is at most about the number of cells; None otherwise). Σ x log x and Σ C(x, 2)
+        over the cells are then sums over the distinct counts: one bincount instead of
+        a logarithm per cell."""
+        if not self.is_integer or self.n_cells == 0:
+            return None
+        cells = self.values if self.grid is None else self.grid
+        top = int(cells.max())
+        if top > 4 * cells.size + 1024:
+            return None
+        return np.bincount(cells.reshape(-1), minlength=top + 1)
+
+    @property
+    def _hist_values(self) -> np.ndarray:
+        return np.arange(self._cell_histogram.size, dtype=np.float64)
 
     def _entropy(self, sum_xlogx: float) -> float:
         """H = log n − (1/n) Σ x log x, in nats, never negative."""
@@ -431,12 +630,19 @@ class Contingency(TableStats):
     @cached_property
     def min_cell(self):
         """Smallest non-zero cell (inf for an empty table)."""
-        return self.values.min().item() if self.values.size else math.inf
+        if self.n_cells == 0:
+            return math.inf
+        if self.grid is not None:
+            hist = self._cell_histogram
+            if hist is not None:
+                return int(np.flatnonzero(hist[1:])[0]) + 1
+            return self.grid[self.grid > 0].min().item()
+        return self.values.min().item()
 
-    @property
+    @cached_property
     def n_cells(self) -> int:
         """Number of non-zero cells."""
-        return int(self.values.size)
+        return int(self.values.size) if self.grid is None else int(np.count_nonzero(self.grid))
 
     @cached_property
     def pair_sums(self) -> tuple:
@@ -446,17 +652,22 @@ class Contingency(TableStats):
         """
         n = self.n
         big_n = n * (n - 1) // 2 if self.is_integer else n * (n - 1) / 2
-        return (_exact_sum_comb2(self.values), _exact_sum_comb2(self.row_sums),
-                _exact_sum_comb2(self.col_sums), big_n)
+        hist = self._cell_histogram
+        m = _exact_sum_comb2(self.values) if hist is None else _comb2_from_histogram(hist, n)
+        return (m, _exact_sum_comb2(self.row_sums), _exact_sum_comb2(self.col_sums), big_n)
 
     @cached_property
     def row_max_sum(self):
         """Σ_i max_j n_ij: each class's best cluster (inverse purity · n)."""
+        if self.grid is not None:
+            return int(self.grid.max(axis=1).sum()) if self.n_cells else 0
         return _sum_of_group_max(self.rows, self.values, self.shape[0])
 
     @cached_property
     def col_max_sum(self):
         """Σ_j max_i n_ij: each cluster's majority class (purity · n)."""
+        if self.grid is not None:
+            return int(self.grid.max(axis=0).sum()) if self.n_cells else 0
         return _sum_of_group_max(self.cols, self.values, self.shape[1])
 
     @cached_property
@@ -467,21 +678,27 @@ class Contingency(TableStats):
     def max_cluster_size(self):
         return self.col_sums.max().item() if self.col_sums.size else 0
 
-    # Cell-level helpers: per-cell arrays are aligned with ``values``.
-    @property
+    # Cell-level helpers: per-cell arrays are aligned with ``values`` — or, for a grid
+    # table, they are (broadcastable to) the grid's shape, as a TableBatch's are: an
+    # empty cell then holds 0, which adds nothing to a per-cell sum or row maximum.
+    @cached_property
     def cell_values(self) -> np.ndarray:
-        return self.values.astype(np.float64, copy=False)
+        return (self.values if self.grid is None else self.grid).astype(np.float64, copy=False)
 
     @cached_property
     def cell_class_sizes(self) -> np.ndarray:
-        return self.row_sums.astype(np.float64, copy=False)[self.rows]
+        sizes = self.row_sums.astype(np.float64, copy=False)
+        return sizes[:, None] if self.grid is not None else sizes[self.rows]
 
     @cached_property
     def cell_cluster_sizes(self) -> np.ndarray:
-        return self.col_sums.astype(np.float64, copy=False)[self.cols]
+        sizes = self.col_sums.astype(np.float64, copy=False)
+        return sizes[None, :] if self.grid is not None else sizes[self.cols]
 
     def row_max(self, cell_array: np.ndarray) -> np.ndarray:
         """Per class, the largest of a per-cell array (0 for rows with no cell)."""
+        if self.grid is not None:
+            return np.broadcast_to(cell_array, self.grid.shape).max(axis=1, initial=0.0)
         best = np.zeros(self.shape[0])
         np.maximum.at(best, self.rows, cell_array)
         return best
@@ -523,6 +740,14 @@ def _weights(entry, name: str, i: int) -> dict:
     if any(k is None or (isinstance(k, float) and math.isnan(k)) for k in w):
         raise ValueError(f"{name}[{i}] has a missing label (NaN/None)")
     return w
+
+
+def _comb2_from_histogram(hist: np.ndarray, n: int) -> int:
+    """Σ C(x, 2) over cells given as a histogram of their counts, exactly."""
+    if n < _INT64_SAFE_TOTAL:  # every term, and the sum, is at most C(n, 2) < 2^62
+        v = np.arange(hist.size, dtype=np.int64)
+        return int(np.dot(hist, v * (v - 1) // 2))
+    return sum(int(h) * math.comb(int(v), 2) for v, h in zip(np.flatnonzero(hist), hist[hist > 0]))
 
 
 def _normalize_counts(vals: np.ndarray) -> np.ndarray:

@@ -28,7 +28,8 @@ from scipy.special import gammaln
 
 from .contingency import Contingency
 
-__all__ = ["expected_mutual_information", "emi_terms", "EMI_TERM_BUDGET", "emi_out_of_budget"]
+__all__ = ["expected_mutual_information", "expected_mi_from_sizes", "expected_mi_batch", "emi_terms",
+           "EMI_TERM_BUDGET", "emi_out_of_budget"]
 
 # About 5·10^7 terms take ~3 s here; beyond, AMI is left out rather than stall a
 # session (n ≳ 10^8 per class and cluster: the window grows like √n).
@@ -49,16 +50,19 @@ def _window(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarra
     return lo, hi
 
 
-def _size_pairs(t: Contingency):
+def _pairs_of_sizes(n: int, row_sums, col_sums):
     """Distinct (class size, cluster size) pairs, their multiplicities and windows."""
-    n = int(t.n)
-    ua, ca = np.unique(t.row_sums, return_counts=True)
-    ub, cb = np.unique(t.col_sums, return_counts=True)
+    ua, ca = np.unique(np.asarray(row_sums, dtype=np.int64), return_counts=True)
+    ub, cb = np.unique(np.asarray(col_sums, dtype=np.int64), return_counts=True)
     a = np.repeat(ua, ub.size).astype(np.float64)
     b = np.tile(ub, ua.size).astype(np.float64)
     mult = np.repeat(ca, ub.size).astype(np.float64) * np.tile(cb, ua.size)
     lo, hi = _window(a, b, n)
     return n, a, b, mult, lo, np.maximum(hi - lo + 1, 0)
+
+
+def _size_pairs(t: Contingency):
+    return _pairs_of_sizes(int(t.n), t.row_sums, t.col_sums)
 
 
 def emi_terms(t: Contingency) -> int:
@@ -85,7 +89,41 @@ def expected_mutual_information(t: Contingency) -> float:
         raise ValueError("expected mutual information needs integer counts (a hypergeometric model)")
     if int(t.n) <= 1:
         return 0.0
-    n, a, b, mult, lo, length = t.memo("emi_pairs", _size_pairs)
+    return _emi_sum(*t.memo("emi_pairs", _size_pairs))
+
+
+def expected_mi_from_sizes(class_sizes, cluster_sizes) -> float:
+    """E[I(C;K)] in nats over the tables with these class and cluster sizes (integers)."""
+    a = np.asarray(class_sizes, dtype=np.int64)
+    b = np.asarray(cluster_sizes, dtype=np.int64)
+    a, b = a[a > 0], b[b > 0]
+    n = int(a.sum())
+    if n != int(b.sum()):
+        raise ValueError(f"class sizes add up to {n} items, cluster sizes to {int(b.sum())}")
+    if n <= 1:
+        return 0.0
+    return _emi_sum(*_pairs_of_sizes(n, a, b))
+
+
+def expected_mi_batch(row_sums: np.ndarray, col_sums: np.ndarray) -> np.ndarray:
+    """E[I] for each table of a batch, from its (B, R) row and (B, C) column sums.
+
+    Tables that share their margins (as multisets: every table of a permutation-model
+    sample) share one computation."""
+    out = np.empty(row_sums.shape[0])
+    seen: dict = {}
+    for i, (r, c) in enumerate(zip(row_sums, col_sums)):
+        r = np.sort(r[r > 0]).astype(np.int64)
+        c = np.sort(c[c > 0]).astype(np.int64)
+        key = (r.tobytes(), c.tobytes())
+        if key not in seen:
+            seen[key] = expected_mi_from_sizes(r, c)
+        out[i] = seen[key]
+    return out
+
+
+def _emi_sum(n, a, b, mult, lo, length) -> float:
+    """Σ over the (a, b) pairs of mult · Σ_k (k/n) log(n k/(a b)) P(k; a, b, n)."""
     keep = length > 0
     a, b, mult, lo, length = a[keep], b[keep], mult[keep], lo[keep], length[keep]
     # log P(k) = const(a, b) − lnΓ(k+1) − lnΓ(a−k+1) − lnΓ(b−k+1) − lnΓ(n−a−b+k+1)

@@ -20,6 +20,10 @@ Ambiguous data ([Utt14])
   (``count``, the "traditional" V), and both after the dissimilarity step (§5.1).
 * :func:`experiment1`, :func:`experiment2`, :func:`experiment3` — §4.1–4.3 at sizes the
   caller chooses (the paper: sizes 2 to ~1000, 100 gold standards per size; 500 points).
+* :func:`ambiguity_sweep` — the four countings along the ambiguity rate (the share of
+  ambiguous points, or the classes per point) with everything else fixed: the paper's
+  "entropy-based measures … suffer when ambiguity increases" as one curve;
+  :func:`closest_step` picks the clustering of a softening sequence nearest a softness.
 
 Number of clusters
 ------------------
@@ -53,7 +57,8 @@ from .registry import MEASURES, resolve
 __all__ = [
     "SCHEMES", "VARIANTS", "ambiguity_profile", "ambiguous_gold", "soft_clusterings", "with_noise",
     "fuzzy_tables", "fuzzy_scores", "experiment1_size", "experiment1", "summarize", "experiment2_size", "experiment2",
-    "experiment3", "experiment3_setup", "experiment3_row", "default_sizes", "cluster_count_sweep", "best_k",
+    "experiment3", "experiment3_setup", "experiment3_row", "default_sizes", "softness", "closest_step", "ambiguity_sweep",
+    "cluster_count_sweep", "best_k",
 ]
 
 #: Ambiguity schemes of :func:`ambiguity_profile` and what ``rate`` means in each.
@@ -273,10 +278,8 @@ def experiment3_row(gold: Sequence, clustering: Sequence, step: int, n_steps: in
                     *, log_base: float = math.e, beta: float = 1.0) -> dict:
     """One step of :func:`experiment3`: the softness (share of the extra assignments made,
     0 = hard, 1 = identical to the gold standard) and the four scores."""
-    extra_total = sum(len(g) - 1 for g in gold)
-    extra = sum(len(c) - 1 for c in clustering)
     scores = fuzzy_scores(gold, clustering, measure, log_base=log_base, beta=beta)
-    return {"step": step, "steps": n_steps, "softness": extra / extra_total if extra_total else 1.0,
+    return {"step": step, "steps": n_steps, "softness": softness(gold, clustering),
             "assignments": sum(len(c) for c in clustering), **scores}
 
 
@@ -304,6 +307,75 @@ def experiment3(n_points: int = 500, n_steps: int = 11, seed: int = 0, measure: 
     rows = _run(list(enumerate(steps)), len(steps), progress,
                 lambda item: experiment3_row(gold, item[1], item[0], len(steps), measure))
     return pd.DataFrame(rows)
+
+
+def softness(gold: Sequence, clustering: Sequence) -> float:
+    """Share of the gold standard's extra memberships (beyond each point's first class) that
+    ``clustering`` assigns: 0 = hard, 1 = every membership (1 when there are none to assign)."""
+    extra_total = sum(len(g) - 1 for g in gold)
+    return sum(len(c) - 1 for c in clustering) / extra_total if extra_total else 1.0
+
+
+def closest_step(softnesses: Sequence[float], target: float) -> int:
+    """Index of the softness nearest ``target`` (shares in [0, 1]), the first one on a tie.
+
+    Compared in percent rounded to 1e-9, so that a tie (0.4 and 0.6 around 0.5) is a tie
+    whatever the floating-point residue, and the Fuzzy lab's slider (percent) and
+    :func:`ambiguity_sweep` pick the same clustering."""
+    if len(softnesses) == 0:
+        raise ValueError("softnesses is empty: give the softness of at least one clustering")
+    distance = np.round(np.abs(100.0 * np.asarray(softnesses, dtype=np.float64) - 100.0 * float(target)), 9)
+    return int(np.argmin(distance))
+
+
+def ambiguity_sweep(n_points: int, rates: Sequence, scheme: str = "share", n_classes: int | None = None, *,
+                    softness_target: float = 1.0, noise: float = 0.0, seed: int = 0, n_steps: int = 11,
+                    measure: str = "v_measure", log_base: float = math.e, beta: float = 1.0,
+                    progress: Progress = None) -> pd.DataFrame:
+    """The four countings of :func:`fuzzy_scores` along the ambiguity rate ([Utt14] §4: "entropy-based
+    measures in general tend to suffer when ambiguity increases"), everything else fixed.
+
+    For each ``rate`` (of ``scheme``: ``"share"`` — the share of points in two classes, or
+    ``"fixed"`` — classes per point; see :func:`ambiguity_profile`): a gold standard
+    ``ambiguous_gold(n_points, scheme, rate, n_classes, seed=seed)`` — the same seed at every
+    rate, so the sweep shows the rate's effect and not a new draw —, its ``n_steps`` clusterings
+    from hard to the perfect soft one (:func:`soft_clusterings`; with ``noise``, each passed
+    through :func:`with_noise` with the same seed), and of those the one whose softness is
+    :func:`closest_step` to ``softness_target`` (1 = the perfect soft clustering, identical to
+    the gold standard), scored by :func:`experiment3_row`. This is the Fuzzy lab playground's
+    computation at each position of its rate slider. ``progress(done, total)`` after each rate.
+
+    Rows: rate, ambiguous (points with more than one class), step, steps, softness,
+    assignments, fuzzy, count, fuzzy_diss, count_diss.
+    """
+    if scheme not in ("share", "fixed"):
+        raise ValueError(f"an ambiguity sweep varies the rate of the 'share' or 'fixed' scheme, not {scheme!r} "
+                         "(the halving scheme has no rate)")
+    rates = list(rates)
+    if not rates:
+        raise ValueError("rates is empty: give at least one ambiguity rate")
+    _fraction_arg(softness_target, "softness_target")
+    _fraction_arg(noise, "noise")
+    _check_measure(measure)
+
+    def one(rate) -> dict:
+        gold = ambiguous_gold(n_points, scheme, rate, n_classes, seed=seed)
+        steps = soft_clusterings(gold, n_steps)
+        if noise > 0:
+            steps = [with_noise(c, noise, seed=seed) for c in steps]
+        i = closest_step([softness(gold, c) for c in steps], softness_target)
+        row = experiment3_row(gold, steps[i], i, len(steps), measure, log_base=log_base, beta=beta)
+        return {"rate": rate, "ambiguous": sum(len(g) > 1 for g in gold), **row}
+
+    rows = _run(rates, len(rates), progress, one)
+    return pd.DataFrame(rows, columns=["rate", "ambiguous", "step", "steps", "softness", "assignments",
+                                       *VARIANTS])
+
+
+def _fraction_arg(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 <= float(value) <= 1.0:
+        raise ValueError(f"{name} must be a share in [0, 1], got {value!r}")
+    return float(value)
 
 
 # ---------------------------------------------------------------------- number of clusters

@@ -58,7 +58,10 @@ def format_number(x, digits: int = SIGNIFICANT_DIGITS) -> str:
         if _exact(float(f"{mantissa}e{exponent}"), v):
             mantissa = mantissa.rstrip("0").rstrip(".")
         return f"{mantissa}e{int(exponent):+03d}".replace("e+", "e")
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    exponent = math.floor(math.log10(abs(v)))
+    if abs(float(f"{v:.{max(0, digits - 1 - exponent)}f}")) >= 10.0 ** (exponent + 1):
+        exponent += 1  # rounding carried into a new digit: 0.99996 prints 1.000, not 1.0000
+    decimals = max(0, digits - 1 - exponent)
     text = f"{v:,.{decimals}f}"
     if "." in text and _exact(float(text.replace(",", "")), v):
         text = text.rstrip("0").rstrip(".")

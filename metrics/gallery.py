@@ -42,6 +42,7 @@ import pandas as pd
 
 from . import experiments, generators, properties, resources
 from .contingency import Contingency
+from .formatting import format_number
 from .registry import MEASURES, evaluate
 
 __all__ = ["PAPERS", "ASSET_DIR", "STATUSES", "gallery_rows", "gallery_frame", "judge", "decimals"]
@@ -93,8 +94,10 @@ def judge(value: float, printed: str) -> str:
 
 
 def _fmt(value: float, printed: str | None = None) -> str:
-    d = decimals(printed) if printed is not None else 0
-    return f"{value:.{max(4, d + 2)}f}"
+    """The computed value in the app's one number format, with at least one significant digit
+    more than the printed value, so that rounding and truncation can be told apart."""
+    shown = len(str(printed).strip().lstrip("-0.").replace(".", "")) if printed is not None else 0
+    return format_number(value, max(4, shown + 1))
 
 
 def _row(paper: str, section: str, item: str, printed: str, *, value: float | None = None,
@@ -228,7 +231,8 @@ def _rh_rows(directory: Path) -> list[dict]:
     setup = (t2.get("differences") or {}).get("setup", "")
     keys = list(t2["measure_keys"].values())
     rates = properties.rates_table(properties.dom_property_rates(keys))
-    link = _link("generator_lab", "Explore P1–P7 in the generator lab",
+    # g_tab: the Generator lab's P1–P7 tab, named by its label (the page binds its tabs to the URL).
+    link = _link("generator_lab", "Explore P1–P7 in the generator lab", g_tab="Properties P1–P7 (Table 2)",
                  fallback=_link("table_lab", "Figure 3's table in the Table lab", preset="rh_figure3"))
     for sym, key in t2["measure_keys"].items():
         for prop, pr in t2["rates"][sym].items():
@@ -237,7 +241,7 @@ def _rh_rows(directory: Path) -> list[dict]:
             status = judge(c, printed_text)
             why = "" if status == "agrees" else _differences(t2, sym, prop)
             rows.append(_row(paper, "Table 2 (rates of satisfaction of P1–P7)", f"{sym}: {prop}", printed_text,
-                             value=c, computed=f"{c:.3f}", status=status, explanation=why,
+                             value=c, computed=format_number(c), status=status, explanation=why,
                              note=setup or "metrics.properties.dom_property_rates over the paper's grid.",
                              link=link))
 
@@ -301,11 +305,12 @@ def _rr_rows(directory: Path) -> list[dict]:
         t, preset = cases[case]
         values = evaluate(t, ["v_measure", "vi", "nvi"])
         got, expected = fn(t, values)
-        extra = f"; H(C|K) = {t.h_c_given_k:.4f}" if case == "singletons" else ""
+        extra = f"; H(C|K) = {format_number(t.h_c_given_k)}" if case == "singletons" else ""
         holds = math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12) and (
             case != "singletons" or abs(t.h_c_given_k) <= 1e-12)
         rows.append(_claim(paper, "§3–4: the extreme cases", f"{case.capitalize()}: {printed}", printed,
-                           f"{symbol} = {got:.4f}; the right-hand side = {expected:.4f}{extra}", holds,
+                           f"{symbol} = {format_number(got)}; the right-hand side = "
+                           f"{format_number(expected)}{extra}", holds,
                            explanation="The identity does not hold on this table.", note=note,
                            link=_link("table_lab", f"The {case} case in the Table lab", preset=preset)))
     rows.append(_row(paper, "Tables 2–3 (grammar induction)", "V, VI, NVI and NVIK of the induced labelings",
@@ -328,8 +333,9 @@ def _dom_rows() -> list[dict]:
         _claim(paper, "§3: extreme cases of Q0", "Q0 is smallest for the perfect clustering (clusters and classes "
                "in one-to-one correspondence), where H(C|K) = 0 and only the model cost remains",
                "minimum at the perfect clustering",
-               "; ".join(f"{k}: {v:.4f}" for k, v in q0.items())
-               + f"; H(C|K) of the perfect clustering = {_value('conditional_entropy', tables['perfect']):.4f}",
+               "; ".join(f"{k}: {format_number(v)}" for k, v in q0.items())
+               + "; H(C|K) of the perfect clustering = "
+               + format_number(_value('conditional_entropy', tables['perfect'])),
                best == "perfect" and abs(_value("conditional_entropy", tables["perfect"])) <= 1e-12,
                explanation="Another extreme case has a smaller Q0.", note=note, link=link),
         _row(paper, "§3: the normalized form", "Q2 of the perfect clustering (its best possible value)", "1",
@@ -365,7 +371,7 @@ def _utt_rows(directory: Path) -> list[dict]:
         statuses = [judge(v, s) for v, s in zip(cells, t1[p])]
         status = "agrees" if all(s == "agrees" for s in statuses) else "differs"
         rows.append(_row(paper, "Table 1 (mass of each point over g1–g4)", f"{p}", " ".join(t1[p]),
-                         computed=" ".join(f"{v:.4f}" for v in cells), status=status,
+                         computed=" ".join(format_number(v) for v in cells), status=status,
                          explanation="" if status == "agrees" else "A cell does not agree.",
                          note="Each point's mass 1 split evenly over its gold classes "
                               "(Contingency.from_memberships, mode='fuzzy', one cluster per point).", link=link))
@@ -378,7 +384,7 @@ def _utt_rows(directory: Path) -> list[dict]:
         statuses = [judge(v, s) for v, s in zip(cells + [total], cells_printed + [total_printed])]
         status = "agrees" if all(s == "agrees" for s in statuses) else "differs"
         rows.append(_row(paper, "Table 2 (fuzzy contingency table; clusters as rows)", f"{c}: g1 g2 g3 g4 Σ",
-                         " ".join(t2[c]), computed=" ".join(f"{v:.4f}" for v in cells + [total]), status=status,
+                         " ".join(t2[c]), computed=" ".join(format_number(v) for v in cells + [total]), status=status,
                          explanation="" if status == "agrees" else "A cell does not agree.",
                          note="Exact masses 5/6, 1/2, 1/3, … (the project's tables are the transpose).", link=link))
 
@@ -386,9 +392,9 @@ def _utt_rows(directory: Path) -> list[dict]:
     v_fuzzy, joint = _value("v_measure", fuzzy), _value("fuzzy_v_joint", fuzzy)
     rows.append(_row(paper, "§3: the worked example's scores", "Fuzzy V (mass split over the gold classes)",
                      utt["printed"]["fuzzy_v"], value=v_fuzzy,
-                     explanation=f"Truncated, not rounded: V = {v_fuzzy:.5f} (Rosenberg & Hirschberg's "
+                     explanation=f"Truncated, not rounded: V = {format_number(v_fuzzy)} (Rosenberg & Hirschberg's "
                                  f"normalisation by H(C) and H(K)) rounds to {v_fuzzy:.3f}. The paper's own "
-                                 f"joint-entropy normalisation (eqs. 2–3) gives {joint:.4f} instead, so the "
+                                 f"joint-entropy normalisation (eqs. 2–3) gives {format_number(joint)} instead, so the "
                                  "printed numbers follow Rosenberg & Hirschberg's.",
                      note="v_measure of Contingency.from_memberships(mode='fuzzy').", link=link))
     rows.append(_row(paper, "§3: the worked example's scores",
@@ -397,7 +403,7 @@ def _utt_rows(directory: Path) -> list[dict]:
                      explanation="The normalisation finding: the paper defines h = 1 − H(C|G)/H(C,G) (eqs. 2–3, "
                                  "'typos' in Rosenberg & Hirschberg, footnote 1) but its printed .047 follows "
                                  "Rosenberg & Hirschberg's H(C) and H(K): the joint-entropy form gives "
-                                 f"{joint:.4f}, ten times more.",
+                                 f"{format_number(joint)}, ten times more.",
                      note="fuzzy_v_joint of the same table.", link=link))
     rows.append(_row(paper, "§3: the worked example's scores", "Traditional V",
                      utt["printed"]["traditional_v"], value=_value("v_measure", count),
@@ -453,23 +459,25 @@ def _utt_rows(directory: Path) -> list[dict]:
                        explanation="Some gold standards score higher with counted V.", note=note1, link=link_exp))
     top = float(e1[["fuzzy", "count"]].to_numpy().max())
     rows.append(_claim(paper, "§4.1: Experiment 1 (Figure 4)", "No measure reaches 1 on the perfect clusterings",
-                       "none reach 1", f"largest value {top:.4f}", top < 1.0,
+                       "none reach 1", f"largest value {format_number(top)}", top < 1.0,
                        explanation="A perfect clustering scored 1.", note=note1, link=link_exp))
     summary = experiments.summarize(e1)
     first, last = summary.iloc[0], summary.iloc[-1]
     falls = bool(last["fuzzy_std"] < first["fuzzy_std"] and last["count_std"] < first["count_std"])
     rows.append(_claim(paper, "§4.1: Experiment 1 (Figure 4)", "The variation of both decreases as the data grow",
-                       "decreases", f"standard deviation at {first['size']:.0f} points: "
-                       f"fuzzy {first['fuzzy_std']:.3f}, "
-                       f"V {first['count_std']:.3f}; at {last['size']:.0f}: fuzzy {last['fuzzy_std']:.3f}, "
-                       f"V {last['count_std']:.3f}", falls,
+                       "decreases", f"standard deviation at {format_number(first['size'])} points: "
+                       f"fuzzy {format_number(first['fuzzy_std'])}, "
+                       f"V {format_number(first['count_std'])}; at {format_number(last['size'])}: "
+                       f"fuzzy {format_number(last['fuzzy_std'])}, "
+                       f"V {format_number(last['count_std'])}", falls,
                        explanation="The spread does not shrink with size.", note=note1, link=link_exp))
     wider = int((summary["fuzzy_std"] > summary["count_std"]).sum())
     pooled_f, pooled_c = float(e1["fuzzy"].std()), float(e1["count"].std())
     rows.append(_claim(paper, "§4.1: Experiment 1 (Figure 4)", "The overall variance of fuzzy V is greater than "
                        "that of traditional V", "greater",
                        f"larger spread at {wider} of {len(summary)} sizes; pooled over all sizes "
-                       f"{pooled_f:.3f} vs {pooled_c:.3f}", wider == len(summary) and pooled_f > pooled_c,
+                       f"{format_number(pooled_f)} vs {format_number(pooled_c)}",
+                       wider == len(summary) and pooled_f > pooled_c,
                        explanation="Within a data size fuzzy V varies less than counted V here; only pooled over "
                                    "all sizes (where the mean changes with size) is its spread the larger. The "
                                    "sentence does not say which it means, and its 'traditional V' is the "
@@ -483,14 +491,14 @@ def _utt_rows(directory: Path) -> list[dict]:
         falls = bool(np.all(np.diff(vals) < 0))
         rows.append(_claim(paper, "§4.3: Experiment 3 (Figure 6)",
                            f"{label} decreases with each softer clustering, also at the perfect one",
-                           "decreases", " → ".join(f"{v:.3f}" for v in vals), falls and vals[-1] < 1,
+                           "decreases", " → ".join(format_number(v) for v in vals), falls and vals[-1] < 1,
                            explanation="The values do not fall at every step.", note=note3, link=link_exp))
     for col, label in (("fuzzy_diss", "fuzzy V"), ("count_diss", "V")):
         vals = e3_frame[col].to_numpy()
         ok = math.isclose(vals[-1], 1.0, abs_tol=1e-9)
         rows.append(_claim(paper, "§5.1: Figure 11 (dissimilarity)",
                            f"With the dissimilarity step, {label} converges to 1 for the perfect soft clustering",
-                           "converges to 1", " → ".join(f"{v:.3f}" for v in vals), ok,
+                           "converges to 1", " → ".join(format_number(v) for v in vals), ok,
                            explanation="The perfect soft clustering does not score 1.", note=note3, link=link_exp))
     return rows
 
@@ -594,8 +602,9 @@ def _wu_rows(directory: Path) -> list[dict]:
     most = max(diffs, key=diffs.get)
     rows.append(_claim(paper, "§5.2 (Table 11, not in the extracted text)",
                        "VI_n is the most sensitive measure (largest difference between I and II)", "VI_n",
-                       f"{most}: |Δ| = {diffs[most]:.3f} (next: "
-                       + ", ".join(f"{s} {d:.3f}" for s, d in sorted(diffs.items(), key=lambda x: -x[1])[1:3]) + ")",
+                       f"{most}: |Δ| = {format_number(diffs[most])} (next: "
+                       + ", ".join(f"{s} {format_number(d)}"
+                                   for s, d in sorted(diffs.items(), key=lambda x: -x[1])[1:3]) + ")",
                        most == "VI_n", explanation="Another normalized measure changes more.", link=link10))
 
     # Table 5 / Proposition 1 / Lemma 4: identities between the normalized measures.
@@ -614,7 +623,7 @@ def _wu_rows(directory: Path) -> list[dict]:
     ):
         holds = all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in pairs)
         rows.append(_claim(paper, "Table 5 and Proposition 1 (normalized measures)", item, printed,
-                           "; ".join(f"{a:.4f} vs {b:.4f}" for a, b in pairs), holds,
+                           "; ".join(f"{format_number(a)} vs {format_number(b)}" for a, b in pairs), holds,
                            explanation="The identity fails on one of the tables.", note=note5, link=link5))
 
     t12 = _load(directory, "wu2009_table12.json")
@@ -635,7 +644,9 @@ def _wu_rows(directory: Path) -> list[dict]:
             expl = _differences(t12, sym, prop) if status == "differs" else ""
             detail = {"Yes": "holds", "No": "fails", "Yes*": f"fails; holds for the unnormalized "
                                                               f"{MEASURES[un_key].symbol if un_key else ''}"}[computed]
-            rows.append(_row(paper, "Table 12 (math properties)", f"{sym}: {prop} {_WU_PROPS[prop]}",
+            # Wu's P1–P5 shown as W1–W5: the app's P1–P7 are Dom's (Rosenberg & Hirschberg's Table 2).
+            rows.append(_row(paper, "Table 12 (math properties; Wu et al.'s P1–P5, shown as W1–W5)",
+                             f"{sym}: W{prop[1:]} {_WU_PROPS[prop]}",
                              printed, computed=f"{computed} ({detail})", status=status, explanation=expl,
                              note="metrics.properties.check_properties: seeded random tables (200 per property). "
                                   + (t12.get("differences") or {}).get("reading", t12.get("note", "")),

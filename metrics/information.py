@@ -24,9 +24,9 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from ._arith import div, sqrt, where
+from ._arith import both, div, is_batch, sqrt, where
 from .contingency import TableStats
-from .expected import emi_out_of_budget, expected_mutual_information
+from .expected import emi_out_of_budget, expected_mi_batch, expected_mutual_information
 from .registry import register
 
 INF = math.inf
@@ -144,37 +144,116 @@ _register_nmi("nmi_max", "NMI_max", "maximum", r"\frac{I}{\max(H(C),H(K))}", lam
 _register_nmi("nmi_joint", "NMI_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_ck, None)
 
 
+def expected_mi(t):
+    """E[I(C;K)] in nats under the hypergeometric model, for t's margins: a number
+    for a table, an array for a batch (tables sharing their margins share one
+    computation). Computed once per table and shared by the four AMI variants."""
+    if is_batch(t.n):
+        return t.memo("expected_mi", lambda b: expected_mi_batch(b.row_sums, b.col_sums))
+    return t.memo("expected_mi", expected_mutual_information)
+
+
+def _forced_margins(t):
+    """Every table with t's margins is t up to the order of rows and columns (one
+    class or one cluster, or all singletons on one side): then I = E[I] exactly."""
+    forced = [t.n_classes <= 1, t.n_clusters <= 1, t.n_classes == t.n, t.n_clusters == t.n]
+    return np.logical_or.reduce(forced) if is_batch(*forced) else any(forced)
+
+
+def _ami(t, normalizer):
+    """(I − E[I]) / (normalizer − E[I]), scikit-learn's ``adjusted_mutual_info_score``.
+
+    As in scikit-learn, two trivial partitions score 1 and a vanishing denominator
+    keeps its sign at machine epsilon. Identical partitions score 1. Where the
+    margins allow only one table up to relabelling (``_forced_margins``), I = E[I]
+    and the formula is 0 — or 0/0 when I also reaches the normaliser; then it takes
+    the NMI's value at that table: 1 when I = normaliser (one partition refines the
+    other as far as the normaliser asks, e.g. all-singleton clusters under ``min``),
+    0 otherwise. scikit-learn's result there depends on rounding (it gives 2/3 for
+    classes [0, 0, 1, 1] and singleton clusters under ``min``).
+    """
+    emi = expected_mi(t)
+    identical = both(t.n_cells == t.n_classes, t.n_cells == t.n_clusters)
+    eps = np.finfo(np.float64).eps
+    denom = normalizer - emi
+    denom = where(denom < 0, np.minimum(denom, -eps), np.maximum(denom, eps))
+    formula = (t.mi - emi) / denom
+    forced_value = where(_nmi(t, normalizer) >= 1.0 - 1e-12, 1.0, 0.0)
+    return where(identical, 1.0, where(_forced_margins(t), forced_value, formula))
+
+
+_AMI_DOC = ("Mutual information corrected for chance under the hypergeometric model (0 = chance, "
+            "1 = identical), normalised by the {} of H(C) and H(K).")
+
+
 @register("ami", name="Adjusted mutual information", symbol="AMI", family="information",
           direction="higher", bounds=(-1.0, 1.0),
           reference="Vinh, Epps & Bailey 2010, eq. 24 (arithmetic mean)",
           formula=r"\frac{I - E[I]}{\tfrac12(H(C)+H(K)) - E[I]}",
           description="Mutual information corrected for chance under the hypergeometric model (0 = chance).",
-          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score", vectorized=False,
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score",
           domain="integer", limit=emi_out_of_budget,
           goodness_range=(0.0, 1.0))
 def ami(t, *, log_base, beta):
     """AMI with the arithmetic-mean normaliser (scikit-learn's default).
 
-    The expected mutual information is exact (see :mod:`metrics.expected`). As in
-    scikit-learn, two trivial partitions score 1 and a vanishing denominator keeps
-    its sign at machine epsilon. Identical partitions score 1 — also when every
-    relabelling is identical too (all singletons), where the formula is 0/0
-    (I = E[I] = the normaliser) and scikit-learn's result depends on rounding.
+    The expected mutual information is exact (see :mod:`metrics.expected`); the
+    degenerate cases are those of :func:`_ami`. Identical partitions score 1 — also
+    when every relabelling is identical too (all singletons), where the formula is
+    0/0 (I = E[I] = the normaliser) and scikit-learn's result depends on rounding.
     """
-    identical = t.n_cells == t.n_classes == t.n_clusters
-    if identical or (t.h_c <= 0 and t.h_k <= 0):
-        return 1.0
-    emi = t.memo("expected_mi", expected_mutual_information)
-    denom = (t.h_c + t.h_k) / 2 - emi
-    eps = np.finfo(np.float64).eps
-    denom = min(denom, -eps) if denom < 0 else max(denom, eps)
-    return (t.mi - emi) / denom
+    return _ami(t, (t.h_c + t.h_k) / 2)
+
+
+@register("ami_min", name="Adjusted mutual information (minimum)", symbol="AMI_min", family="information",
+          direction="higher", bounds=(-INF, 1.0),
+          reference="Vinh, Epps & Bailey 2010, Table 2 (AMI_min); scikit-learn average_method='min'",
+          formula=r"\frac{I - E[I]}{\min(H(C),H(K)) - E[I]}",
+          description=_AMI_DOC.format("minimum") + " Unbounded below.",
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score:min",
+          domain="integer", limit=emi_out_of_budget, goodness_range=(0.0, 1.0))
+def ami_min(t, *, log_base, beta):
+    """AMI normalised by min(H(C), H(K)): 1 as soon as one partition refines the
+    other. It has no lower bound: classes of sizes (n−1, 1) against one pair and
+    n−2 singletons score −(n/2 − 1) when the lone item sits in the pair, because
+    E[I] is then within 2/n of the normaliser."""
+    return _ami(t, np.minimum(t.h_c, t.h_k))
+
+
+@register("ami_geometric", name="Adjusted mutual information (geometric mean)", symbol="AMI_sqrt",
+          family="information", direction="higher", bounds=(-1.0, 1.0),
+          reference="Vinh, Epps & Bailey 2010, Table 2 (AMI_sqrt); scikit-learn average_method='geometric'",
+          formula=r"\frac{I - E[I]}{\sqrt{H(C)H(K)} - E[I]}",
+          description=_AMI_DOC.format("geometric mean"),
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score:geometric",
+          domain="integer", limit=emi_out_of_budget, goodness_range=(0.0, 1.0))
+def ami_geometric(t, *, log_base, beta):
+    """AMI normalised by √(H(C)H(K)). The lower bound −1 is the one declared for
+    ``ami``: not proved, but an exhaustive search of small tables
+    (tests/test_new_measures.py) finds nothing below −0.55 for the arithmetic,
+    geometric and max normalisers."""
+    return _ami(t, sqrt(t.h_c * t.h_k))
+
+
+@register("ami_max", name="Adjusted mutual information (maximum)", symbol="AMI_max", family="information",
+          direction="higher", bounds=(-1.0, 1.0),
+          reference="Vinh, Epps & Bailey 2010, Table 2 (AMI_max); scikit-learn average_method='max'",
+          formula=r"\frac{I - E[I]}{\max(H(C),H(K)) - E[I]}",
+          description=_AMI_DOC.format("maximum"),
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score:max",
+          domain="integer", limit=emi_out_of_budget, goodness_range=(0.0, 1.0))
+def ami_max(t, *, log_base, beta):
+    """AMI normalised by max(H(C), H(K)), the largest of the four normalisers, so
+    the smallest adjusted values above chance; 1 − NMI_max is a true metric
+    (Vinh et al. 2010, Table 2)."""
+    return _ami(t, np.maximum(t.h_c, t.h_k))
 
 
 @register("vi", name="Variation of information", symbol="VI", family="information", direction="lower",
           bounds=(0.0, INF), reference="Meilă 2007; Rosenberg & Hirschberg 2007 §3; Wu et al. 2009 Table 1",
           formula=r"VI = H(C\mid K) + H(K\mid C)",
-          description="Information lost and gained going from classes to clusters; a metric, in units of the log base.",
+          description="Information lost and gained going from classes to clusters; a metric, in units of the log base; "
+                      "at most log n for n items (Meilă 2007).",
           uses_log_base=True, symmetric=True)
 def vi(t, *, log_base, beta):
     return (t.h_c_given_k + t.h_k_given_c) / _unit(log_base)
@@ -214,7 +293,8 @@ def vi_log_n(t, *, log_base, beta):
 @register("vi_n", name="Normalized VI (Wu)", symbol="VI_n", family="information", direction="lower",
           bounds=(0.0, 1.0), reference="Wu, Xiong & Chen 2009, Table 5 row 5, Lemma 4",
           formula=r"VI_n = \frac{VI}{H(C)+H(K)} = 1 + \frac{2\,I(C;K)}{-H(C)-H(K)}",
-          description="VI divided by its tighter bound H(C)+H(K); VI_n + NMI_arithmetic = 1.",
+          description="VI divided by H(C)+H(K), Wu et al.'s bound (tighter than 2 log max(K, K′)); "
+                      "VI_n + NMI_arithmetic = 1.",
           symmetric=True)
 def vi_n(t, *, log_base, beta):
     # Fallback 1 makes VI_n = 0 when H(C) + H(K) = 0 (two trivial partitions).

@@ -17,6 +17,7 @@ from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
 
+from . import _counting
 from ._arith import div, where
 from .batch import TableBatch
 from .contingency import Contingency
@@ -25,6 +26,9 @@ from .registry import register
 # Dense assignment is fastest while the table is small; beyond this many cells the
 # sparse matcher works on the non-zero cells only.
 _DENSE_MATCHING_CELLS = 1 << 20
+# From this many classes and clusters on, an integer table's dense assignment goes to
+# the compiled Jonker–Volgenant kernel where numba is installed (the `fast` extra).
+_COMPILED_MATCHING_SIZE = 64
 # Largest component (min of its classes and clusters) the sparse matcher takes on:
 # ~3·10^4 runs in seconds, ~10^5 in half a minute, ~3·10^5 in minutes.
 MATCHING_BUDGET = 30_000
@@ -87,6 +91,17 @@ def f_measure(t, *, log_base, beta):
     return f_measure_value(t)
 
 
+def f_matches(t: Contingency) -> list[tuple[int, int]]:
+    """The cells the clustering F-measure reads: (class, cluster) positions of each non-empty
+    class's best cluster by F(c_i, k_j) = 2 n_ij / (a_i + b_j) — the first on a tie, as
+    ``max`` in :func:`f_measure` takes any. Every other cell enters F only through the
+    cluster sizes b_j: [RH07] §3's "problem of matching". For tables small enough to show."""
+    dense = np.asarray(t.to_dense(), dtype=np.float64)
+    a, b = dense.sum(axis=1), dense.sum(axis=0)
+    f_cells = div(2.0 * dense, a[:, None] + b[None, :], 0.0)
+    return [(i, int(np.argmax(f_cells[i]))) for i in range(dense.shape[0]) if a[i] > 0]
+
+
 def f_lower_bound(t: Contingency) -> float:
     """F_− of Wu et al.'s Procedure 1, a lower bound of F for the given margins.
 
@@ -124,15 +139,26 @@ def matched_mass(t):
             r, c = linear_sum_assignment(table, maximize=True)
             out[i] = table[r, c].sum()
         return out
-    if t.values.size == 0:
+    if t.n_cells == 0:
         return 0
     n_r, n_c = t.shape
     if n_r * n_c <= _DENSE_MATCHING_CELLS:
-        return _dense_matching(t.to_dense())
+        return _dense_matching(t.to_dense() if t.grid is None else t.grid)  # read, never written
     return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", _components))
 
 
 def _dense_matching(dense: np.ndarray):
+    kernels = _counting.compiled_kernels() if dense.dtype.kind in "iu" else None
+    if kernels is not None and min(dense.shape) >= _COMPILED_MATCHING_SIZE:
+        size, top = max(dense.shape), int(dense.max())
+        if top * size < 1 << 56:  # the kernel's int64 prices cannot overflow
+            # Jonker–Volgenant on integer counts (metrics/_numba_kernels.py), about half
+            # scipy's time on a 1000 × 1000 table; padded square with empty rows or
+            # columns, which add nothing to any matching; int32 weights where they fit
+            # (half the memory its row scans read).
+            square = np.zeros((size, size), dtype=np.int32 if top < 1 << 31 else np.int64)
+            square[: dense.shape[0], : dense.shape[1]] = dense
+            return int(kernels.max_weight_assignment(square)[0])
     r, c = linear_sum_assignment(dense, maximize=True)
     return dense[r, c].sum()
 

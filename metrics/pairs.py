@@ -219,3 +219,50 @@ def fm_n(t, *, log_base, beta):
     den = sqrt(m1) * sqrt(m2) - expected
     value = where(den > 0, div(m - expected, den, 0.0), 0.0)
     return where(_identical_pairs(m, m1, m2), 1.0, value)
+
+
+def _pair_ratio(m, part, other):
+    """m / part: the share of the pairs one partition joins that the other joins too.
+
+    0/0 (``part`` joins no pair) follows this module's rule: 1 when the partitions
+    are identical in their pairs (``other`` joins none either), else 0."""
+    return where(part == 0, where(other == 0, 1.0, 0.0), div(m, part, 0.0))
+
+
+@register("pair_precision", name="Pair precision", symbol="P_pair", family="pairs", domain="counts",
+          direction="higher", bounds=(0.0, 1.0),
+          reference="Manning, Raghavan & Schütze 2008, Introduction to Information Retrieval §16.3",
+          formula=r"P_{pair} = \frac{m}{m_2} = \frac{\sum_{ij}\binom{n_{ij}}{2}}{\sum_j\binom{b_j}{2}}",
+          description="Of the item pairs a cluster joins, the share that also share a class (TP / (TP + FP)).",
+          n_invariant=False)
+def pair_precision(t, *, log_base, beta):
+    """m/m2. When the clustering joins no pair (all singletons): 1 if the classes join
+    none either, else 0 — the rule of this module, so that FM² = P·R everywhere."""
+    m, m1, m2, _ = _sums(t)
+    return _pair_ratio(m, m2, m1)
+
+
+@register("pair_recall", name="Pair recall", symbol="R_pair", family="pairs", domain="counts",
+          direction="higher", bounds=(0.0, 1.0),
+          reference="Manning, Raghavan & Schütze 2008, Introduction to Information Retrieval §16.3",
+          formula=r"R_{pair} = \frac{m}{m_1} = \frac{\sum_{ij}\binom{n_{ij}}{2}}{\sum_i\binom{a_i}{2}}",
+          description="Of the item pairs a class joins, the share that the clustering joins too (TP / (TP + FN)).",
+          n_invariant=False)
+def pair_recall(t, *, log_base, beta):
+    """m/m1; pair_recall(t) = pair_precision(t.T). When the classes join no pair: 1 if
+    the clustering joins none either, else 0."""
+    m, m1, m2, _ = _sums(t)
+    return _pair_ratio(m, m1, m2)
+
+
+@register("pair_f", name="Pair F-measure", symbol="F_pair", family="pairs", domain="counts",
+          direction="higher", bounds=(0.0, 1.0),
+          reference="Manning, Raghavan & Schütze 2008, Introduction to Information Retrieval §16.3 (F_1)",
+          formula=r"F_{pair} = \frac{2 P_{pair} R_{pair}}{P_{pair} + R_{pair}} = \frac{2m}{m_1 + m_2}",
+          description="Harmonic mean of pair precision and pair recall (Dice's coefficient on joined pairs).",
+          symmetric=True, n_invariant=False)
+def pair_f(t, *, log_base, beta):
+    """2m/(m1 + m2), the harmonic mean of m/m2 and m/m1 in exact integers until the
+    division; 1 when neither partition joins a pair (the 0/0 rule of this module)."""
+    m, m1, m2, _ = _sums(t)
+    return div(2 * m, m1 + m2, 1.0)

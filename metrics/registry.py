@@ -21,7 +21,7 @@ FAMILIES = {
     "information": "Information-theoretic",
     "matching": "Set matching",
     "pairs": "Pair counting",
-    "elementwise": "Element-wise (BCubed)",
+    "elementwise": "Element-wise (BCubed, element-centric)",
 }
 
 

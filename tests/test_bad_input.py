@@ -58,6 +58,166 @@ def test_missing_labels_in_pred():
         C.from_labels([0, 1, 2], [0, math.nan, 1])
 
 
+# --------------------------------------------------------------------------- containers that would
+# iterate to something other than one label per item (issue 9): refused, saying what to pass.
+def test_one_column_dataframes_are_refused_not_scored_as_perfect():
+    """Two one-column DataFrames used to iterate their column names: a one-item table
+    on which every measure was perfect."""
+    gold, pred = pd.DataFrame({"gold": [0, 0, 1, 1]}), pd.DataFrame({"pred": [0, 1, 0, 1]})
+    with pytest.raises(ValueError, match=r"labels_true is a DataFrame.*pass one column, e\.g\. df\['gold'\]"):
+        C.from_labels(gold, pred)
+    with pytest.raises(ValueError, match=r"labels_pred is a DataFrame.*df\['pred'\]"):
+        C.from_labels(gold["gold"], pred)
+    # The column itself is what was meant, and works.
+    assert metrics.evaluate(C.from_labels(gold["gold"], pred["pred"]), ["rand"])["rand"] < 1
+
+
+def test_dataframe_with_several_columns_names_them():
+    df = pd.DataFrame({"gold": [0, 1], "pred": [1, 0], "x": [0, 0]})
+    with pytest.raises(ValueError, match=r"columns 'gold', 'pred', 'x'.*df\['gold'\]"):
+        C.from_labels(df, [0, 1])
+
+
+@pytest.mark.parametrize("mapping", [{0: "a", 1: "b", 2: "a"}, {"x": 0, "y": 1, "z": 1}])
+def test_mappings_are_refused(mapping):
+    with pytest.raises(ValueError, match=r"labels_true is a dict.*keys.*list\(d\.values\(\)\)"):
+        C.from_labels(mapping, [0, 1, 1])
+    with pytest.raises(ValueError, match="labels_pred is a dict"):
+        C.from_labels([0, 1, 1], mapping)
+
+
+@pytest.mark.parametrize("labels", [{0, 1, 2}, frozenset({"a", "b", "c"})])
+def test_sets_are_refused(labels):
+    with pytest.raises(ValueError, match=r"set.*no order.*one label per item"):
+        C.from_labels(labels, [0, 1, 2])
+    with pytest.raises(ValueError, match="labels_pred is a (frozen)?set"):
+        C.from_labels([0, 1, 2], labels)
+
+
+@pytest.mark.parametrize("labels,hint", [
+    (np.zeros((3, 1), dtype=int), r"shape \(3, 1\).*ravel\(\)"),
+    (np.zeros((1, 3), dtype=int), r"shape \(1, 3\).*ravel\(\)"),
+    (np.matrix([[0], [1], [1]]), r"shape \(3, 1\).*np\.asarray\(m\)\.ravel\(\)"),
+    (np.zeros((3, 2), dtype=int), r"shape \(3, 2\).*arr\[:, 0\]"),
+    (np.zeros((3, 1, 1)), r"shape \(3, 1, 1\)"),
+    (np.array(3), r"shape \(\).*single label"),
+    ([[0], [1], [1]], r"item 0 is a list.*row\[0\]"),
+    ([(0, 1), [1], (1, 0)], r"item 1 is a list"),
+    ([0, {1}, 1], r"item 1 is a set"),
+    ([0, {"a": 1}, 1], r"item 1 is a dict"),
+    ([np.array([0]), np.array([1]), np.array([1])], r"item 0 is a ndarray"),
+    (pd.Series([[0], [1], [1]]), r"unhashable.*position 0.*tuples"),
+])
+def test_two_dimensional_input_is_refused_with_what_to_pass(labels, hint):
+    with pytest.raises(ValueError, match=r"labels_true must be 1-D|unhashable"):
+        C.from_labels(labels, [0, 1, 1])
+    with pytest.raises(ValueError, match=hint):
+        C.from_labels(labels, [0, 1, 1])
+
+
+@pytest.mark.parametrize("which", ["labels_true", "labels_pred"])
+def test_two_dimensional_input_names_its_argument(which):
+    """scikit-learn's check_clusterings: 'labels_true must be 1D', 'labels_pred must be 1D'."""
+    good, bad = [0, 1, 0], [[1, 1], [0, 0], [1, 0]]
+    args = (bad, good) if which == "labels_true" else (good, bad)
+    with pytest.raises(ValueError, match=f"{which} must be 1-D"):
+        C.from_labels(*args)
+    with pytest.raises(ValueError, match=f"{which} must be 1-D"):
+        C.from_labels(*(np.asarray(a) for a in args))
+
+
+@pytest.mark.parametrize("labels", ["abc", b"abc", np.str_("abc"), np.int64(3), 3.5])
+def test_a_single_value_is_not_a_labeling(labels):
+    with pytest.raises(ValueError, match="1-D sequence of labels"):
+        C.from_labels(labels, [0, 1, 2])
+
+
+# --------------------------------------------------------------------------- non-finite labels
+INFINITE = [
+    ([0.0, math.inf, 1.0], 1), ([1.0, 2.0, -math.inf], 2), (np.array([np.inf, 0.0, 1.0]), 0),
+    (np.array([1.0, -np.inf, np.inf]), 1), (pd.Series([0.0, 1.0, np.inf]), 2),
+    (np.array([1, math.inf, "a"], dtype=object), 1), ([1, -math.inf, 2], 1),
+    (np.array([0, 1, np.inf], dtype=np.float32), 2), (np.array([1 + 0j, complex(math.inf, 0), 2j]), 1),
+]
+
+
+@pytest.mark.parametrize("labels,position", INFINITE)
+def test_infinite_labels_are_refused_like_nan(labels, position):
+    with pytest.raises(ValueError, match=rf"labels_true contains infinity.*first at position {position}"):
+        C.from_labels(labels, [0, 1, 2])
+    with pytest.raises(ValueError, match=rf"labels_pred contains infinity.*first at position {position}"):
+        C.from_labels([0, 1, 2], labels)
+
+
+def test_infinite_labels_count_every_occurrence():
+    with pytest.raises(ValueError, match=r"3 infinite label\(s\).*first at position 1"):
+        C.from_labels([0.0, np.inf, -np.inf, 1.0, np.inf], [0, 1, 2, 3, 4])
+
+
+@pytest.mark.parametrize("pair", [([0, 1], [np.inf, np.inf]), ([0, 1], [np.nan, np.nan]),
+                                  ([0, 1], [np.nan, np.inf]), ([np.inf, 0], [0, 1])])
+def test_non_finite_inputs_of_scikit_learn_test_suite(pair):
+    """scikit-learn's test_inf_nan_input for the supervised metrics: ValueError that
+    says what the input contains."""
+    with pytest.raises(ValueError, match=r"contains (NaN|infinity)"):
+        C.from_labels(*pair)
+
+
+def test_missing_values_of_every_kind():
+    for missing in (None, math.nan, np.nan, pd.NA, pd.NaT, np.float32("nan")):
+        with pytest.raises(ValueError, match=r"contains NaN or None: 1 missing label\(s\), first at position 2"):
+            C.from_labels(np.array(["a", "b", missing], dtype=object), [0, 1, 2])
+    with pytest.raises(ValueError, match="missing label"):
+        C.from_labels(pd.array([1, 2, None], dtype="Int64"), [0, 1, 2])
+
+
+# --------------------------------------------------------------------------- what keeps working
+REFERENCE = C.from_labels([0, 0, 1, 2, 2, 2], [1, 1, 0, 0, 2, 2])
+SAME_LABELS = [0, 0, 1, 2, 2, 2]
+
+
+def _same_measures(t):
+    a, b = metrics.evaluate(t), metrics.evaluate(REFERENCE)
+    assert a.keys() == b.keys()
+    for key in a:
+        assert a[key] == pytest.approx(b[key], rel=1e-12, abs=1e-12), key
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                                   np.uint64, np.float16, np.float32, np.float64, object, str])
+def test_numpy_arrays_of_every_dtype(dtype):
+    """scikit-learn's test_format_invariance, extended to every integer width."""
+    t = C.from_labels(np.array(SAME_LABELS).astype(dtype), np.array([1, 1, 0, 0, 2, 2]).astype(dtype))
+    assert t.n == 6 and t.is_integer
+    _same_measures(t)
+
+
+@pytest.mark.parametrize("convert", [
+    list, tuple, pd.Series, pd.Index, lambda x: pd.Series(x, dtype="category"), lambda x: pd.array(x, dtype="Int64"),
+    iter, lambda x: (v for v in x), lambda x: pd.Series([f"c{v}" for v in x]), lambda x: [(v, "t") for v in x],
+    lambda x: [bool(v % 2) if v < 2 else "two" for v in x], lambda x: [float(v) for v in x],
+])
+def test_sequences_and_pandas_containers(convert):
+    _same_measures(C.from_labels(convert(SAME_LABELS), convert([1, 1, 0, 0, 2, 2])))
+
+
+def test_series_with_an_unusual_index_is_read_by_position():
+    gold = pd.Series(SAME_LABELS, index=[10, 3, 7, 1, 2, 0])
+    _same_measures(C.from_labels(gold, np.array([1, 1, 0, 0, 2, 2])))
+
+
+def test_tuples_are_labels_and_range_works():
+    t = C.from_labels([(0, "a"), (0, "a"), (1, "b")], range(3))
+    assert t.shape == (2, 3) and list(t.row_labels) == [(0, "a"), (1, "b")]
+
+
+def test_booleans_and_huge_integers():
+    t = C.from_labels(np.array([True, True, False]), [2**62, 2**62, -(2**62)])
+    assert t.shape == (2, 2) and t.n == 3
+    u = C.from_labels(np.array([2**64 - 1, 2**63, 0], dtype=np.uint64), [0, 1, 2])
+    assert set(u.row_labels) == {2**64 - 1, 2**63, 0} and u.n == 3
+
+
 # --------------------------------------------------------------------------- tables
 @pytest.mark.parametrize("table", [[[]], np.zeros((0, 3)), np.zeros((2, 0)), pd.DataFrame()])
 def test_empty_table(table):

@@ -95,7 +95,8 @@ AMI_MAX_N = 10**10
 @pytest.mark.parametrize("name", list(BIG_TABLES))
 def test_every_measure_finite_without_warnings(name):
     t = metrics.Contingency.from_table(BIG_TABLES[name])
-    keys = [k for k in M if k != "ami" or t.n <= AMI_MAX_N]
+    # The AMI variants share the exact E[I], whose cost grows like √n (see above).
+    keys = [k for k in M if not k.startswith("ami") or t.n <= AMI_MAX_N]
     values = strict(metrics.evaluate, t, keys)
     bad = {k: v for k, v in values.items()
            if not math.isfinite(v) or not (M[k].bounds[0] <= v <= M[k].bounds[1])}

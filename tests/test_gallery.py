@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import metrics
+from metrics.formatting import format_number
 from metrics import experiments, gallery, generators, properties
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "paper_values"
@@ -172,7 +173,7 @@ def test_utt_experiment_claims_match_a_direct_rerun(rows):
     e3 = experiments.experiment3(120, 6, seed=0)
     row = by_item(rows, "utt2014", "With the dissimilarity step, fuzzy V converges to 1 for the perfect soft "
                                    "clustering")
-    assert row["computed"] == " → ".join(f"{v:.3f}" for v in e3["fuzzy_diss"])
+    assert row["computed"] == " → ".join(format_number(v) for v in e3["fuzzy_diss"])
     assert row["status"] == "agrees"
     higher = by_item(rows, "utt2014", "Fuzzy V is consistently higher than V")
     e1 = experiments.experiment1((4, 8, 16, 32, 64, 128), 10, seed=0)
@@ -191,9 +192,9 @@ def test_wu_cv_rows_equal_generators_cv(rows):
 def test_wu_table12_flags(rows):
     t12 = [r for r in rows if r["section"].startswith("Table 12")]
     assert len(t12) == 35
-    eps = by_item(rows, "wu2009", "ε_n: P1 symmetry")
+    eps = by_item(rows, "wu2009", "ε_n: W1 symmetry")      # Wu's P1, renamed: the app's P1 is Dom's
     assert eps["status"] == "differs" and "K = K" in eps["explanation"]
-    assert [r["item"] for r in t12 if r["status"] != "agrees"] == ["ε_n: P1 symmetry"]
+    assert [r["item"] for r in t12 if r["status"] != "agrees"] == ["ε_n: W1 symmetry"]
     assert properties.check_properties("epsilon_n")["symmetry"]["holds"]
 
 

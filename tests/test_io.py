@@ -11,6 +11,7 @@ import math
 import subprocess
 import sys
 import textwrap
+import types
 
 import numpy as np
 import pandas as pd
@@ -167,8 +168,8 @@ def test_file_errors(tmp_path, files):
         mio.contingency_from_files(tmp_path / "nope.csv")
     with pytest.raises(FileNotFoundError, match="no file matches"):
         mio.contingency_from_files(str(tmp_path / "*.parquet"))
-    with pytest.raises(ValueError, match="cannot tell the format"):
-        (tmp_path / "x.xlsx").write_bytes(b"PK")
+    with pytest.raises(ValueError, match=r"x.xlsx is a ZIP archive \(an Excel .xlsx .*save it as 'CSV UTF-8'"):
+        (tmp_path / "x.xlsx").write_bytes(b"PK\x03\x04" + bytes(60))  # what every .xlsx starts with
         mio.contingency_from_files(tmp_path / "x.xlsx")
     with pytest.raises(ValueError, match=r"has no column 'label'; its columns: id, gold, pred"):
         mio.contingency_from_files(files / "both.csv", "label", "pred")
@@ -218,7 +219,7 @@ def test_table_file_plain_grid_and_fractions(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ("a,b\n1,-2\n3,4\n", "negative"),
-    (",k1,k2\nc1,1,\nc2,3,4\n", "NaN"),
+    (",k1,k2\nc1,1,\nc2,3,4\n", r"the cell in column 'k2', row 1 is empty: write 0"),
     (",k1,k2\nc1,1,many\nc2,3,4\n", r"cell 'many' \(column 'k2', row 1\) is not a number"),
     ("", "is empty"),
     ("a,b\n", "no table rows"),
@@ -262,12 +263,24 @@ def test_core_imports_without_duckdb_and_dask(tmp_path):
 @pytest.fixture(scope="module")
 def dask_client():
     distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                       dashboard_address=None, worker_dashboard_address=None)
+    # Spawned workers re-run the parent's __main__; AppTest (earlier in a full run) leaves its
+    # script there. Start them from an empty __main__ instead.
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                           dashboard_address=None, worker_dashboard_address=None)
+    finally:
+        sys.modules["__main__"] = main
     client = distributed.Client(cluster)
     yield client
     client.close()
     cluster.close()
+    # The worker processes started multiprocessing's resource tracker; it would outlive the suite.
+    from multiprocessing import resource_tracker
+
+    if getattr(resource_tracker._resource_tracker, "_pid", None) is not None:
+        resource_tracker._resource_tracker._stop()
 
 
 def test_dask_matches_from_labels(dask_client, labels, reference):
@@ -318,3 +331,31 @@ def test_cli_dask_scheduler(dask_client, files, reference, capsys):
     out = json.loads(capsys.readouterr().out)["measures"]
     assert rc == 0 and out == pytest.approx(evaluate(reference, ["v_measure", "ari"]), rel=1e-12)
 
+
+
+def test_dask_follows_the_readers_missing_rule(dask_client, tmp_path):
+    dd = pytest.importorskip("dask.dataframe")
+    df = pd.DataFrame({"gold": ["a", "NA", "", "b", "b", None], "pred": ["x", "x", "y", "null", "y", "y"]})
+    ddf = dd.from_pandas(df, npartitions=3)
+    with pytest.raises(mio.MissingLabelsError) as info:
+        mio.contingency_from_dask(ddf, "gold", "pred")
+    e = info.value
+    assert (e.items, e.gold, e.pred, e.gold_rows, e.pred_rows) == (2, 2, 0, (3, 6), ())  # rows across partitions
+    want = mio.contingency_from_columns(df["gold"], df["pred"], dropna=True)
+    assert mio.contingency_from_dask(ddf, "gold", "pred", dropna=True).to_frame().equals(want.to_frame())
+    with pytest.raises(mio.MissingLabelsError) as info:
+        mio.contingency_from_dask(ddf, "gold", "pred", na_values=["NA", "null"])
+    e = info.value
+    assert (e.items, e.gold_rows, e.pred_rows, e.na_values) == (4, (2, 3, 6), (4,), ("NA", "null"))
+    # Joined by id: each frame's rows, among the matched ids.
+    g = dd.from_pandas(pd.DataFrame({"id": ["1", "2", "3", "4"], "gold": ["a", "", "b", None]}), npartitions=2)
+    p = dd.from_pandas(pd.DataFrame({"id": ["4", "3", "2", "1"], "pred": ["x", "", "y", "x"]}), npartitions=2)
+    with pytest.raises(mio.MissingLabelsError) as info:
+        mio.contingency_from_dask(g, "gold", "pred", pred_ddf=p, id_col="id")
+    e = info.value
+    assert (e.items, e.gold, e.pred, e.gold_rows, e.pred_rows) == (3, 2, 1, (2, 4), (2,))
+    # Files read by the workers: sniffed like read_labels (a UTF-16 TSV named .csv).
+    path = tmp_path / "u16.csv"
+    path.write_bytes(b"\xff\xfe" + "gold\tpred\nNA\tx\nb\t\nb\ty\n".encode("utf-16-le"))
+    t = mio.contingency_from_dask(mio.read_dask(str(path), ["gold", "pred"]), "gold", "pred", dropna=True)
+    assert t.to_frame().equals(mio.contingency_from_files(path, engine="pandas", dropna=True).to_frame())

@@ -4,21 +4,32 @@ import numpy as np
 import streamlit as st
 
 import metrics
-from dashboard.components import morph
-from dashboard.components.charts import cached_preference_figure, table_heatmap
-from dashboard.components.compare import preference_table, verdict
+from dashboard.components import facts, morph
+from dashboard.components.charts import cached_preference_figure, fmt, table_heatmap
+from dashboard.components.compare import DISAGREES_HELP, preference_table, verdict
 from dashboard.components.controls import shared_controls
 from dashboard.components.presets import load_presets
 from dashboard.components.sources import solution_picker
-from dashboard.components.state import url_commit, url_state
+from dashboard.components.state import Param, page_state, url_commit, url_state
+from dashboard.components.readout import show_frame
 from dashboard.components.tables import evaluate_cached
 
 DEFAULT_KEYS = ["v_measure", "nvi", "vi", "ari", "vd_n"]
 
+# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# a_table / b_table carry the Table lab's table when a side is "lab"; an upload's widgets go with a reset.
+page_state("compare",
+           Param("a", "rr_singletons", what="table"), Param("b", "rr_solution_r", what="table"),
+           Param("a_table"), Param("b_table"),
+           Param("m", DEFAULT_KEYS, options=metrics.MEASURES, what="measure"),
+           Param("classes", 10, bound=True), Param("noise", 3, bound=True),
+           Param("sweep", "noise", options=morph.AXES, what="sweep axis"),
+           clear=("a_upload_", "b_upload_"))
 settings = shared_controls()
 st.title("Compare")
-st.caption("Two solutions side by side: which one does each measure prefer? Where measures disagree, the "
-           "rows are shaded. Below, a morph slides solution R's noise and the number of classes.")
+st.caption("Two solutions side by side: which one does each measure prefer? A measure whose preference goes "
+           "against the majority of the measures you chose is shaded (\"against the majority\"). Below, a morph "
+           "slides solution R's noise and the number of classes.")
 presets = load_presets()
 
 cols = st.columns(2, gap="large")
@@ -29,19 +40,20 @@ for col, side, default in ((cols[0], "a", "rr_singletons"), (cols[1], "b", "rr_s
         if sol is not None:
             fig, summary = table_heatmap(sol.table, max_rows=30, max_cols=120, height=260)
             st.plotly_chart(fig, key=f"cmp_heatmap_{side}", width="stretch")
-            st.caption(summary or f"n = {sol.table.n:,} · {sol.table.shape[0]:,} classes · "
-                                  f"{sol.table.shape[1]:,} clusters")
+            st.caption(summary or f"n = {fmt(sol.table.n)} · {fmt(sol.table.shape[0])} classes · "
+                                  f"{fmt(sol.table.shape[1])} clusters")
+            # A preset a paper prints numbers for: its printed values beside ours (as the Paper gallery).
+            facts.show_printed_notes(st.session_state.get(side, ""))
 
 url_state("m", metrics.MEASURES, DEFAULT_KEYS, "measure", multi=True)
 keys = st.multiselect("Measures", list(metrics.MEASURES), key="m",
                       format_func=lambda k: f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}")
 url_commit("m", DEFAULT_KEYS)
-if not keys:
+if not keys:  # (no st.stop(): the morph's controls below must still be drawn, or their state is lost)
     st.info("Choose at least one measure.")
-    st.stop()
 
 a, b = solutions["a"], solutions["b"]
-if a is not None and b is not None:
+if keys and a is not None and b is not None:
     va = evaluate_cached(a.table, settings.log_base, settings.beta)
     vb = evaluate_cached(b.table, settings.log_base, settings.beta)
     if a.table.n != b.table.n or not np.array_equal(np.sort(a.table.row_sums), np.sort(b.table.row_sums)):
@@ -50,25 +62,30 @@ if a is not None and b is not None:
     pref = preference_table(va, vb, keys)
     st.markdown(verdict(pref, a.label, b.label))
     st.plotly_chart(cached_preference_figure(pref, a.label, b.label), key="cmp_preference", width="stretch")
+    st.caption("Each row is one measure: A (circle, value above) and B (diamond, value below) placed on the "
+               "measure's goodness scale (0 = worst, 1 = best), the larger marker on the side it prefers. "
+               + DISAGREES_HELP)
     shown = pref[["measure", "symbol", "better", "A", "B", "prefers", "disagrees"]]
     with st.expander("Values"):
-        st.dataframe(shown, hide_index=True, width="stretch", key="cmp_values",
-                     column_config={"A": st.column_config.NumberColumn(format="%.4f"),
-                                    "B": st.column_config.NumberColumn(format="%.4f")})
+        show_frame(shown, key="cmp_values", columns=["A", "B"], sortable=False, hide_index=True, width="stretch",
+                   column_config={"disagrees": st.column_config.CheckboxColumn(
+                       "Against the majority", help=DISAGREES_HELP)})
         st.download_button("Values (CSV)", shown.to_csv(index=False).encode("utf-8"), file_name="compare.csv",
                            mime="text/csv", key="cmp_dl", on_click="ignore")
-else:
+elif keys:
     st.info("Choose both solutions to compare them.")
 
 
 @st.fragment
 def morph_section(keys: list[str], log_base: float, beta: float) -> None:
     """The morph; a fragment, so that moving its sliders reruns only this section."""
-    st.subheader("Morph: solution R against singletons")
+    st.subheader("Morph: solution R against singletons (not A and B above)")
     st.caption(f"Reichart & Rappoport's solution R (class i keeps {morph.CLASS_SIZE} − noise items in cluster i "
                f"and sends one to each of the next `noise` clusters) against singletons, on the same data: classes "
                f"of {morph.CLASS_SIZE} items. The chart sweeps one parameter; the dashed line is the sliders' "
-               "position, red bands mark where a measure's preference flips.")
+               "position, red bands mark where a measure's preference flips. The morph does not use the "
+               "solutions A and B chosen above: sweeping needs a family of tables with a parameter to move, "
+               "which two arbitrary tables do not have; it is always the papers' case, R against singletons.")
     c1, c2, c3 = st.columns([2, 2, 3])
     with c1:
         n_classes = st.slider("Number of classes", morph.MIN_CLASSES, morph.MAX_CLASSES, 10, key="classes",
@@ -83,9 +100,12 @@ def morph_section(keys: list[str], log_base: float, beta: float) -> None:
     effective = min(noise, morph.max_noise(n_classes))
     if effective != noise:
         st.caption(f"With {n_classes} classes, solution R's noise can be at most {effective}: using {effective}.")
+    if not keys:
+        st.info("Choose at least one measure above to draw the morph.")
+        return
     fig, values = morph.morph_chart(axis, n_classes, effective, tuple(keys), log_base, beta)
     st.plotly_chart(fig, key="cmp_morph", width="stretch")
-    st.markdown("At the sliders (A = singletons, B = solution R): "
+    st.markdown("At the sliders (here A = singletons, B = solution R, whatever is chosen above): "
                 + verdict(preference_table(values[morph.S_LABEL], values[morph.R_LABEL], keys),
                           morph.S_LABEL, morph.R_LABEL))
 

@@ -5,11 +5,25 @@ import streamlit as st
 
 import metrics
 from dashboard.components import fuzzy_views as fz
-from dashboard.components.charts import table_heatmap
+from dashboard.components.charts import fmt, table_heatmap
 from dashboard.components.controls import shared_controls
-from dashboard.components.state import url_commit, url_state
+from dashboard.components.readout import show_frame
+from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
 from metrics import experiments
 
+EXPERIMENT_TABS = ["Experiment 1: data size", "Experiment 2: random clusterings", "Experiment 3: softness"]
+
+# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+page_state("fuzzy_lab",
+           Param("fz_n", 100, bound=True),
+           Param("fz_scheme", "halving", options=fz.SCHEME_LABELS, what="ambiguity scheme"),
+           Param("fz_rate", 2, bound=True), Param("fz_share", 50, bound=True),
+           Param("fz_classes", 100, bound=True), Param("fz_soft", 50, bound=True), Param("fz_noise", 0, bound=True),
+           Param("fz_m", "v_measure", options=fz.fuzzy_measures, what="measure"),
+           Param("fz_seed", 0, bound=True), Param("fz_eseed", 0, bound=True),
+           Param("fz_tab", EXPERIMENT_TABS[0], bound=True),
+           Param("fz_e1_max", 128, bound=True), Param("fz_e1_rep", 20, bound=True), Param("fz_e2_max", 200, bound=True),
+           Param("fz_e3_n", 200, bound=True), Param("fz_e3_steps", 11, bound=True))
 settings = shared_controls()
 st.title("Fuzzy lab")
 st.caption("Ambiguous data: a point may belong to several gold classes and, in a soft clustering, to several "
@@ -26,30 +40,25 @@ with w1:
     st.dataframe(fz.example_memberships(), hide_index=True, width="stretch", key="fz_ex_members")
 with w2:
     st.markdown("**Table 1** — each point's mass 1 split over its classes")
-    st.dataframe(fz.example_table1(), width="stretch", key="fz_ex_table1",
-                 column_config={c: st.column_config.NumberColumn(format="%.3f") for c in ("g1", "g2", "g3", "g4")})
+    show_frame(fz.example_table1(), key="fz_ex_table1", width="stretch")
 with w3:
     st.markdown("**Table 2** — the fuzzy contingency table (clusters as rows, as printed)")
-    st.dataframe(fz.example_table2(), width="stretch", key="fz_ex_table2",
-                 column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                for c in ("g1", "g2", "g3", "g4", "Σ")})
+    show_frame(fz.example_table2(), key="fz_ex_table2", width="stretch")
 scores = fz.example_scores(settings.log_base, settings.beta)
-fmt4 = st.column_config.NumberColumn(format="%.4f")
-st.dataframe(scores, hide_index=True, width="stretch", key="fz_ex_scores",
-             column_config={c: fmt4 for c in scores.columns if c not in ("counting", "printed V", "total mass")})
+show_frame(scores, key="fz_ex_scores", hide_index=True, width="stretch")
 fuzzy_rh = float(scores.loc[0, "V, R&H normalisation (H(C), H(K))"])
 fuzzy_joint = float(scores.loc[0, "V, the paper's eqs. 2–3 (H(C,K))"])
 counted = float(scores.loc[1, "V, R&H normalisation (H(C), H(K))"])
 st.info(
     f"**The normalisation finding.** The paper prints fuzzy V = {ex['printed']['fuzzy_v']} and defines "
     "h = 1 − H(C|G)/H(C,G), c = 1 − H(G|C)/H(C,G) (its eqs. 2–3, 'correcting typos' of Rosenberg & Hirschberg, "
-    f"footnote 1). That normalisation gives **{fuzzy_joint:.4f}** on Table 2; Rosenberg & Hirschberg's own "
-    f"(H(C) and H(K)) gives **{fuzzy_rh:.4f}** — the printed {ex['printed']['fuzzy_v']}, truncated. So the printed "
+    f"footnote 1). That normalisation gives **{fmt(fuzzy_joint)}** on Table 2; Rosenberg & Hirschberg's own "
+    f"(H(C) and H(K)) gives **{fmt(fuzzy_rh)}** — the printed {ex['printed']['fuzzy_v']}, truncated. So the printed "
     f"numbers follow Rosenberg & Hirschberg. The 'traditional V = {ex['printed']['traditional_v']}' is reproduced by "
-    f"no counting we tried: counting every membership pair once gives {counted:.4f}."
-    + ("" if settings.beta == 1 else f" (The sidebar's β = {settings.beta:g}; the paper uses β = 1.)"))
-st.page_link("app_pages/gallery.py", label="Every printed number of the paper, beside ours: the Paper gallery",
-             icon=":material/fact_check:")
+    f"no counting we tried: counting every membership pair once gives {fmt(counted)}."
+    + ("" if settings.beta == 1 else f" (The sidebar's β = {fmt(settings.beta)}; the paper uses β = 1.)"))
+page_link("app_pages/gallery.py", "Every printed number of the paper, beside ours: the Paper gallery",
+          icon=":material/fact_check:")
 
 
 # ---------------------------------------------------------------- the playground
@@ -100,7 +109,8 @@ def playground(log_base: float, beta: float) -> None:
         return
     steps = sorted(long["step"].unique())
     softness = {s: float(long.loc[long["step"] == s, "softness"].iloc[0]) for s in steps}
-    here = min(steps, key=lambda s: abs(softness[s] - soft))
+    # The rule metrics.experiments.ambiguity_sweep uses, so the sweep below passes through this point.
+    here = steps[experiments.closest_step([softness[s] / 100 for s in steps], soft / 100)]
     values = fz.step_scores(*params, here, measure, log_base, beta)
     symbol = metrics.MEASURES[measure].symbol
     ambiguous = sum(len(g) > 1 for g in gold)
@@ -114,6 +124,16 @@ def playground(log_base: float, beta: float) -> None:
     with p2:
         st.markdown(f"**{symbol} along softness** (Utt et al. Figures 6 and 11)")
         st.plotly_chart(fz.steps_figure(long, symbol, softness[here]), key="fz_curve", width="stretch")
+    if scheme in fz.SWEEP_RATES:
+        st.markdown(f"**{symbol} along the ambiguity rate** — the four countings at every position of the "
+                    f"{'ambiguous-points' if scheme == 'share' else 'classes-per-point'} slider, the other sliders "
+                    "as set (Utt et al.: entropy-based measures suffer as ambiguity grows)")
+        sweep_fig, _ = fz.ambiguity_chart(int(n), scheme, int(classes), soft / 100, noise / 100, seed, measure,
+                                          log_base, beta, fz.sweep_x(scheme, rate))
+        st.plotly_chart(sweep_fig, key="fz_sweep", width="stretch")
+    else:
+        st.caption("The halving scheme fixes every point's ambiguity, so there is no rate to sweep: choose another "
+                   "ambiguity scheme to see the scores along the ambiguity rate.")
     with st.expander("The tables at the sliders"):
         tables = fz.step_tables(*params, here)
         h1, h2 = st.columns(2)
@@ -123,7 +143,7 @@ def playground(log_base: float, beta: float) -> None:
                 fig, summary = table_heatmap(tables[variant], max_rows=30, max_cols=30, height=420)
                 st.plotly_chart(fig, key=f"fz_heat_{variant}", width="stretch")
                 st.caption(summary or f"{tables[variant].shape[0]} classes × {tables[variant].shape[1]} clusters, "
-                                      f"total mass {tables[variant].n:.4g}")
+                                      f"total mass {fmt(tables[variant].n)}")
 
 
 playground(settings.log_base, settings.beta)
@@ -137,44 +157,44 @@ def experiments_section() -> None:
                "(β = 1, Rosenberg & Hirschberg's normalisation), as in the paper.")
     seed = int(st.columns(4)[0].number_input("Seed of the experiments", 0, 10_000, 0, key="fz_eseed",
                                              bind="query-params"))
-    tab1, tab2, tab3 = st.tabs(["Experiment 1: data size", "Experiment 2: random clusterings",
-                                "Experiment 3: softness"])
-    with tab1:
-        st.markdown("Perfect clusterings of random ambiguous gold standards (halving scheme) at growing data sizes "
-                    "(paper: Figure 4, 2 to ~1000 points, 100 gold standards each). The paper: fuzzy V is "
-                    "consistently higher than V, neither reaches 1, the variation shrinks with size.")
-        e1, e2 = st.columns(2)
-        largest = e1.select_slider("Largest size", [16, 32, 64, 128, 256, 512], 128, key="fz_e1_max",
-                                   bind="query-params")
-        repeats = e2.slider("Gold standards per size", 5, 50, 20, 5, key="fz_e1_rep", bind="query-params")
-        frame = fz.experiment1(fz.sizes_up_to(int(largest), 8), int(repeats), seed)
-        summary = experiments.summarize(frame)
-        st.plotly_chart(fz.experiment1_figure(frame), key="fz_exp1", width="stretch")
-        st.dataframe(summary, hide_index=True, width="stretch", key="fz_exp1_summary",
-                     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in summary.columns
-                                    if c not in ("size", "runs")}
-                     | {"fuzzy_higher": st.column_config.NumberColumn("fuzzy higher (share)", format="percent")})
-    with tab2:
-        st.markdown("A random ambiguous gold standard against an independent random soft clustering with the same "
-                    "ambiguity profile, one pair per size (paper: Figure 5, every size from 2 to 500).")
-        largest2 = st.slider("Largest size", 20, 500, 200, 20, key="fz_e2_max", bind="query-params")
-        frame2 = fz.experiment2(fz.even_sizes(int(largest2)), seed)
-        st.plotly_chart(fz.experiment2_figure(frame2), key="fz_exp2", width="stretch")
-        s2 = experiments.summarize(frame2)
-        st.caption(f"Fuzzy V above counted V at {int((s2['fuzzy_higher'] == 1).sum())} of {len(s2)} sizes.")
-    with tab3:
-        st.markdown("One gold standard (halving scheme, as many classes as points), clustered from hard — each point "
-                    "in the cluster of its first class — to the perfect soft clustering (paper: Figures 6 and 11, "
-                    "500 "
-                    "points). The paper: both V's fall as the clustering gets closer to the gold standard; with the "
-                    "dissimilarity step both rise to 1.")
-        e31, e32 = st.columns(2)
-        n3 = e31.slider("Points", 50, 500, 200, 50, key="fz_e3_n", bind="query-params")
-        steps3 = e32.slider("Clusterings (steps)", 3, 21, 11, 2, key="fz_e3_steps", bind="query-params")
-        frame3 = fz.experiment3(int(n3), int(steps3), seed)
-        st.plotly_chart(fz.steps_figure(fz.tidy_steps(frame3), "V"), key="fz_exp3", width="stretch")
-        with st.expander("Values"):
-            st.dataframe(frame3, hide_index=True, width="stretch", key="fz_exp3_values")
+    # Bound to the URL (?fz_tab=<label>), so a link can open any experiment; only the open tab runs.
+    tab1, tab2, tab3 = st.tabs(EXPERIMENT_TABS, key="fz_tab", bind="query-params")
+    if tab1.open:
+        with tab1:
+            st.markdown("Perfect clusterings of random ambiguous gold standards (halving scheme) at growing data "
+                        "sizes (paper: Figure 4, 2 to ~1000 points, 100 gold standards each). The paper: fuzzy V is "
+                        "consistently higher than V, neither reaches 1, the variation shrinks with size.")
+            e1, e2 = st.columns(2)
+            largest = e1.select_slider("Largest size", [16, 32, 64, 128, 256, 512], 128, key="fz_e1_max",
+                                       bind="query-params")
+            repeats = e2.slider("Gold standards per size", 5, 50, 20, 5, key="fz_e1_rep", bind="query-params")
+            frame = fz.experiment1(fz.sizes_up_to(int(largest), 8), int(repeats), seed)
+            summary = experiments.summarize(frame)
+            st.plotly_chart(fz.experiment1_figure(frame), key="fz_exp1", width="stretch")
+            show_frame(summary, key="fz_exp1_summary", percent=["fuzzy_higher"], hide_index=True, width="stretch",
+                       column_config={"fuzzy_higher": st.column_config.Column("fuzzy higher (share)")})
+    if tab2.open:
+        with tab2:
+            st.markdown("A random ambiguous gold standard against an independent random soft clustering with the "
+                        "same ambiguity profile, one pair per size (paper: Figure 5, every size from 2 to 500).")
+            largest2 = st.slider("Largest size", 20, 500, 200, 20, key="fz_e2_max", bind="query-params")
+            frame2 = fz.experiment2(fz.even_sizes(int(largest2)), seed)
+            st.plotly_chart(fz.experiment2_figure(frame2), key="fz_exp2", width="stretch")
+            s2 = experiments.summarize(frame2)
+            st.caption(f"Fuzzy V above counted V at {int((s2['fuzzy_higher'] == 1).sum())} of {len(s2)} sizes.")
+    if tab3.open:
+        with tab3:
+            st.markdown("One gold standard (halving scheme, as many classes as points), clustered from hard — each "
+                        "point in the cluster of its first class — to the perfect soft clustering (paper: Figures 6 "
+                        "and 11, 500 points). The paper: both V's fall as the clustering gets closer to the gold "
+                        "standard; with the dissimilarity step both rise to 1.")
+            e31, e32 = st.columns(2)
+            n3 = e31.slider("Points", 50, 500, 200, 50, key="fz_e3_n", bind="query-params")
+            steps3 = e32.slider("Clusterings (steps)", 3, 21, 11, 2, key="fz_e3_steps", bind="query-params")
+            frame3 = fz.experiment3(int(n3), int(steps3), seed)
+            st.plotly_chart(fz.steps_figure(fz.tidy_steps(frame3), "V"), key="fz_exp3", width="stretch")
+            with st.expander("Values"):
+                show_frame(frame3, key="fz_exp3_values", hide_index=True, width="stretch")
 
 
 experiments_section()

@@ -4,9 +4,13 @@ import streamlit as st
 
 from dashboard.components import gallery_views as gv
 from dashboard.components.controls import shared_controls
-from dashboard.components.state import url_commit, url_state
+from dashboard.components.readout import show_frame
+from dashboard.components.state import Param, page_state, url_commit, url_state
 from metrics import gallery
 
+# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+page_state("gallery", Param("gal_p", list(gallery.PAPERS), options=gallery.PAPERS, what="paper"),
+           Param("gal_open", False, bound=True))
 shared_controls()
 st.title("Paper gallery")
 st.caption("Every number this project can recompute from the five papers — tables, worked examples, values read "
@@ -22,7 +26,7 @@ except (ValueError, KeyError) as exc:
     st.error(f"The paper values could not be read: {exc}. Check the files in assets/paper_values/.")
     st.stop()
 
-st.dataframe(gv.summary(frame), width="stretch", key="gal_summary")
+show_frame(gv.summary(frame), key="gal_summary", width="stretch")
 
 c1, c2 = st.columns([3, 1])
 with c1:

@@ -3,8 +3,11 @@
 import streamlit as st
 
 from dashboard.components.controls import shared_controls
+from dashboard.components.lesson import STEPS, step_number
 from dashboard.components.scenarios import SCENARIOS
+from dashboard.components.state import page_link, page_state
 
+page_state("home")  # no controls of its own; its links carry the sidebar's settings
 shared_controls()
 st.title("Partition Lab")
 st.markdown(
@@ -17,14 +20,22 @@ st.markdown(
 )
 c1, c2 = st.columns(2)
 with c1:
-    st.page_link("app_pages/table_lab.py", label="**Table lab** — edit a table or upload labels", icon=":material/grid_on:")
+    page_link("app_pages/table_lab.py", "**Table lab** — edit a table or upload labels", icon=":material/grid_on:")
 with c2:
-    st.page_link("app_pages/compare.py", label="**Compare** — the divergence explorer", icon=":material/compare_arrows:")
+    page_link("app_pages/compare.py", "**Compare** — the divergence explorer", icon=":material/compare_arrows:")
+
+st.page_link("app_pages/lesson.py", label=f"**Lesson** — the papers' arguments in {len(STEPS)} steps, one chart each",
+             icon=":material/school:", query_params={"step": "1"})
 
 st.subheader("Guided scenarios")
-cols = st.columns(2)
-for i, sc in enumerate(SCENARIOS):
-    with cols[i % 2].container(border=True):
-        st.markdown(f"**{sc.title}**")
-        st.markdown(sc.story)
-        st.page_link(sc.page, label=f"Open · {sc.source}", icon=":material/play_arrow:", query_params=sc.params)
+st.caption("In the lesson's order; each card's last link is the lesson step that explains it.")
+# Row by row, so that reading order (left to right, then down) is the lesson's order.
+for row in range(0, len(SCENARIOS), 2):
+    for col, sc in zip(st.columns(2), SCENARIOS[row:row + 2]):
+        with col.container(border=True):
+            st.markdown(f"**{sc.title}**")
+            st.markdown(sc.story)
+            page_link(sc.page, f"Open · {sc.source}", sc.params, icon=":material/play_arrow:")
+            n = step_number(sc.lesson)
+            st.page_link("app_pages/lesson.py", label=f"Next step: lesson {n}. {STEPS[n - 1].title}",
+                         icon=":material/school:", query_params={"step": str(n)})

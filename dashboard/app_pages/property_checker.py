@@ -7,16 +7,19 @@ import math
 import streamlit as st
 
 import metrics
+from dashboard.components import facts
 from dashboard.components import property_views as pv
 from dashboard.components.charts import fmt, table_heatmap
 from dashboard.components.controls import shared_controls
 from dashboard.components.presets import load_presets
-from dashboard.components.state import url_commit, url_state
+from dashboard.components.readout import escape_markdown
+from dashboard.components.state import Param, page_state, url_commit, url_state
 from dashboard.components.tables import evaluate_cached
 from metrics import generators
 
 DEFAULT_MEASURE = "vi"
 DEFAULT_TABLE = "rh_figure3"
+DEMO_TABS = ["n-invariance: scale", "Symmetry: transpose", "Convex additivity: split / merge", pv.RANGE_TAB]
 
 
 def _label(k: str) -> str:
@@ -34,9 +37,20 @@ def _same(a: dict, b: dict, key: str) -> str:
     return "**equal**" if math.isclose(a[key], b[key], rel_tol=1e-9, abs_tol=1e-12) else "**different**"
 
 
+# The page's state (components/state.py): a link names some of these, the rest take their defaults
+# (the clusters to split or merge default to the chosen table's first ones, decided when drawn).
+page_state("property_checker",
+           Param("p_m", DEFAULT_MEASURE, options=metrics.MEASURES, what="measure"),
+           Param("p_seed", 0, bound=True),
+           Param("p_t", DEFAULT_TABLE, options=load_presets, what="table"),
+           Param(pv.TAB_KEY, DEMO_TABS[0], bound=True),
+           Param("p_lam", 2, bound=True), Param("p_T", False, bound=True),
+           Param("p_op", "split", options=["split", "merge"], what="operation"),
+           Param("p_sc", what="cluster"), Param("p_parts", 2, bound=True), Param("p_mc", what="cluster"))
 settings = shared_controls()
 st.title("Property checker")
-st.caption("Which of Wu, Xiong & Chen's (2009, §5.2) mathematical properties does a measure have? Each is checked "
+st.caption("Which of Wu, Xiong & Chen's (2009, §5.2) mathematical properties W1–W5 does a measure have? (Wu et al. "
+           "number them P1–P5; they are not Dom's P1–P7 of the Generator lab.) Each is checked "
            "numerically on seeded random tables by `metrics.properties.check_properties`, with a counterexample "
            "whenever it fails. Below: demos on a table, and the matrix of every measure × property.")
 
@@ -79,8 +93,7 @@ def demos(key: str, result: dict, settings) -> None:
     st.caption(f"{presets[preset].provenance}. n = {fmt(t.n)}, {t.shape[0]} classes × {t.shape[1]} clusters.")
     base = evaluate_cached(t, settings.log_base, settings.beta)
 
-    tab_scale, tab_t, tab_split, tab_range = st.tabs(["n-invariance: scale", "Symmetry: transpose",
-                                                      "Convex additivity: split / merge", "VI's range grows with n"])
+    tab_scale, tab_t, tab_split, tab_range = st.tabs(DEMO_TABS, key=pv.TAB_KEY, bind="query-params")
     with tab_scale:
         lam = st.slider("λ — every cell times λ", 1, 10, 2, key="p_lam", bind="query-params")
         scaled = generators.scale(t, lam)
@@ -152,7 +165,7 @@ def demos(key: str, result: dict, settings) -> None:
                 st.plotly_chart(table_heatmap(t, max_rows=30, max_cols=60, height=280)[0], key="pc_before_heatmap",
                                 width="stretch")
             with h2:
-                st.caption(f"After: {what}")
+                st.caption(f"After: {escape_markdown(what)}")
                 st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0], key="pc_after_heatmap",
                                 width="stretch")
             st.markdown(f"{m.symbol} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
@@ -171,11 +184,10 @@ def demos(key: str, result: dict, settings) -> None:
         keys = ["vi", "nvi"] + ([key] if key not in ("vi", "nvi") else [])
         curve = pv.range_curve(tuple(keys), settings.log_base, settings.beta)
         st.plotly_chart(pv.range_figure(curve, keys), key="pc_range_chart", width="stretch")
-        st.caption(f"Reichart & Rappoport's (2009) point: VI's values lie in [0, 2 log n], so its scale depends on the "
-                   f"size of the data; NVI = VI/H(C) keeps the single-cluster solution — knowing nothing — at 1 "
-                   f"whatever n. Here, m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5): the "
-                   "single cluster's VI grows with n, its NVI does not; singletons' NVI falls as classes are added. "
-                   f"Values in {settings.unit}, from `metrics.evaluate` of `metrics.generators`' tables.")
+        st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport 2009). "
+                   f"Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "
+                   f"{facts.nvi_reference_text(pv.CLASS_SIZE)} Values in {settings.unit}, from `metrics.evaluate` of "
+                   "`metrics.generators`' tables.")
 
 
 demos(key, result, settings)
@@ -188,8 +200,9 @@ cells, was_printed, disagrees = pv.matrix_frames(long)
 st.dataframe(pv.styled_matrix(cells, was_printed, disagrees), key="pc_matrix", width="stretch",
              height=38 + 35 * min(len(cells), 18),
              column_config={"measure": st.column_config.TextColumn("Measure", width="medium")})
-st.caption("Columns: Wu et al.'s P1 symmetry, P2 n-invariance, P3 convex additivity, P4 left- and P5 right-domain "
-           "completeness, then the metric axioms of a distance — identity d(X, X) = 0, symmetry, triangle inequality. "
+st.caption("Columns: Wu et al.'s properties W1 symmetry, W2 n-invariance, W3 convex additivity, W4 left- and W5 "
+           "right-domain completeness (printed P1–P5 in their Table 12; not Dom's P1–P7), then the metric axioms "
+           "of a distance — identity d(X, X) = 0, symmetry, triangle inequality. "
            "✓ holds, ✗ fails, — does not apply (the metric axioms concern distances). Blue cells are those Wu et al. "
            "printed, with their entry (" + pv.table12()["note"] + " — so Yes* marks both the un-normalized measure, "
            "where it means yes, and the normalized one, where it means no); yellow ones are where the print and the "

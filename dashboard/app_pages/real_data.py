@@ -8,9 +8,20 @@ import streamlit as st
 import metrics
 from dashboard.components import real_data_views as rd
 from dashboard.components.controls import shared_controls
-from dashboard.components.state import url_commit, url_state
+from dashboard.components.readout import format_number as fmt
+from dashboard.components.readout import escape_markdown, show_frame
+from dashboard.components.solutions_views import real_data_link_params
+from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
 from metrics import experiments
 
+DEFAULT_ALGOS = ["kmeans", "ward"]
+# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+page_state("real_data",
+           Param("rd_data", "iris", options=rd.DATASETS, what="data set"),
+           Param("rd_algo", DEFAULT_ALGOS, options=rd.ALGORITHMS, what="algorithm"),
+           Param("rd_k", (2, 15), bound=True), Param("rd_std", True, bound=True),
+           Param("rd_logx", False, bound=True), Param("rd_seed", 0, bound=True),
+           Param("rd_m", rd.DEFAULT_MEASURES, options=metrics.MEASURES, what="measure"))
 settings = shared_controls()
 st.title("Real data: the number of clusters")
 st.caption("Bundled data sets (scikit-learn's, no download) clustered by K-means, Ward's agglomerative clustering "
@@ -18,7 +29,6 @@ st.caption("Bundled data sets (scikit-learn's, no download) clustered by K-means
            "Hirschberg (Figures 4–5) and Wu et al. (Figure 6) judge measures — and the cluster sizes' CV against "
            "the classes' (Wu et al.'s uniform effect). Every value comes from `metrics`.")
 
-DEFAULT_ALGOS = ["kmeans", "ward"]
 c1, c2, c3 = st.columns([2, 4, 3])
 with c1:
     url_state("rd_data", rd.DATASETS, "iris", "data set")
@@ -66,8 +76,8 @@ except (ValueError, ImportError, OSError) as exc:
     st.stop()
 sizes = rd.class_sizes(data)
 st.markdown(f"**{rd.DATASETS[key]}** · {data.features.shape[1]} features · class sizes "
-            f"{', '.join(f'{name} {size}' for name, size in zip(data.class_names, sizes))} · "
-            f"CV_0 = {rd.class_cv(data):.3f}")
+            f"{', '.join(f'{escape_markdown(name)} {fmt(size)}' for name, size in zip(data.class_names, sizes))} · "
+            f"CV_0 = {fmt(rd.class_cv(data))}")
 if not algorithms:
     st.info("Choose at least one algorithm.")
     st.stop()
@@ -100,7 +110,11 @@ best = {a: experiments.best_k(frame[frame["algorithm"] == a], keys) for a in alg
 table = pd.DataFrame({"measure": [f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}" for k in keys],
                       **{rd.ALGORITHMS[a]: [best[a].get(k) for k in keys] for a in algorithms}})
 st.markdown(f"**Best k per measure** (the data has {data.n_classes} classes)")
-st.dataframe(table, hide_index=True, width="content", key="rd_best")
+show_frame(table, key="rd_best", hide_index=True, width="content")
+# The Solutions page recomputes exactly these runs from the link (data set, algorithms, k, standardization, seed).
+page_link("app_pages/solutions.py", "Rank these runs on the Solutions page: every measure's verdict, where they agree",
+          real_data_link_params(key, algorithms, (k_lo, k_hi), standardize, int(seed), keys),
+          icon=":material/leaderboard:")
 
 st.subheader("The uniform effect: CV_0, CV_1 and DCV")
 cv0 = float(frame["cv0"].iloc[0])
@@ -109,17 +123,17 @@ with u1:
     st.plotly_chart(rd.cv_figure(frame, cv0, data.n_classes, log_x), key="rd_cv", width="stretch")
 with u2:
     at_true = frame[frame["k"] == data.n_classes]
-    st.markdown(f"CV_0 of the class sizes: **{cv0:.3f}**")
+    st.markdown(f"CV_0 of the class sizes: **{fmt(cv0)}**")
     if at_true.empty:
         st.caption(f"k = {data.n_classes} (the number of classes) is outside the range: no DCV at the true k.")
     for row in at_true.itertuples(index=False):
-        st.markdown(f"{rd.ALGORITHMS[row.algorithm]} at k = {data.n_classes}: CV_1 = **{row.cv1:.3f}**, "
-                    f"DCV = CV_1 − CV_0 = **{row.dcv:.3f}**")
+        st.markdown(f"{rd.ALGORITHMS[row.algorithm]} at k = {data.n_classes}: CV_1 = **{fmt(row.cv1)}**, "
+                    f"DCV = CV_1 − CV_0 = **{fmt(row.dcv)}**")
     st.caption("Wu et al. §3.1: K-means tends to make clusters of similar sizes (CV_1 < CV_0, DCV < 0) — the "
                "uniform effect; measures that reward it mislead on skewed classes (try *Breast cancer*).")
 
 with st.expander("All values"):
     shown = frame.assign(algorithm=frame["algorithm"].map(rd.ALGORITHMS))
-    st.dataframe(shown, hide_index=True, width="stretch", key="rd_values")
+    show_frame(shown, key="rd_values", hide_index=True, width="stretch")
     st.download_button("Values (CSV)", shown.to_csv(index=False).encode("utf-8"), file_name=f"{key}-k-sweep.csv",
                        mime="text/csv", key="rd_dl", on_click="ignore")

@@ -3,18 +3,29 @@
 import streamlit as st
 
 import metrics
-from dashboard.components.charts import cached_goodness_figure, table_heatmap
+from dashboard.components.charts import cached_goodness_figure, fmt, table_heatmap
 from dashboard.components.controls import shared_controls
 from dashboard.components.editor import DEFAULT_PRESET, load_table, table_editor
 from dashboard.components.measures import (download_buttons, keys_for, measures_frame, show_formulas,
                                            show_measures)
 from dashboard.components.presets import load_presets
-from dashboard.components.state import kept, url_commit, url_state
-from dashboard.components.tables import evaluate_cached, table_csv
+from dashboard.components.state import Param, kept, page_link, page_state, url_commit, url_state
+from dashboard.components.tables import encode_table, evaluate_cached, table_csv
 from dashboard.components.upload import upload_panel
 
 EDITABLE_CELLS = 2500  # an uploaded table this small can be copied into the editor
 
+# The page's state (components/state.py). `table` is the edited table in the URL (editor.py); the
+# editor's session keys and the upload panel's widgets are derived state (`lab_version` is not: editor
+# keys must never be reused).
+page_state("table_lab",
+           Param("src", "table", options=["table", "upload"], what="table source"),
+           Param("preset", DEFAULT_PRESET, options=load_presets, what="preset"),
+           Param("table"),
+           Param("fam", list(metrics.FAMILIES), options=metrics.FAMILIES, what="family"),
+           Param("lab_formulas", False, bound=True),
+           clear=("lab_base", "lab_base_for", "lab_current", "lab_valid", "lab_origin", "lab_names_error",
+                  "lab_last_error", "lab_upload_"))
 settings = shared_controls()
 st.title("Table lab")
 st.caption("Rows are gold classes, columns are clusters. Every value below is computed by `metrics` "
@@ -25,7 +36,7 @@ presets = load_presets()
 def _edit_upload(t: metrics.Contingency) -> None:
     # The preset picker is not drawn in upload mode: read its kept value, so the editor does
     # not mistake the copied table for a stale one and reset it to the preset.
-    load_table(t.to_frame(), kept("preset", DEFAULT_PRESET))
+    load_table(t.to_frame(), kept("preset", DEFAULT_PRESET), origin="the uploaded labels")
     st.session_state["src"] = "table"
 
 
@@ -44,12 +55,19 @@ with left:
         t = table_editor(presets)
 if t is None:
     st.stop()
+if source == "table":
+    with left:
+        # A link that determines Compare's state: A is this table, carried in the link (None: too
+        # large for a URL, and Compare takes this session's Table-lab table).
+        text = encode_table(st.session_state["lab_valid"])
+        page_link("app_pages/compare.py", "Compare this table with another solution",
+                  {"a": "lab", "a_table": text} if text else {"a": "lab"}, icon=":material/compare_arrows:")
 with right:
     fig, summary = table_heatmap(t, max_rows=40, max_cols=120)
     st.plotly_chart(fig, key="lab_heatmap", width="stretch")
     if summary:
         st.caption(summary)
-    st.caption(f"n = {t.n:,} items · {t.shape[0]:,} classes · {t.shape[1]:,} clusters")
+    st.caption(f"n = {fmt(t.n)} items · {fmt(t.shape[0])} classes · {fmt(t.shape[1])} clusters")
 
 st.subheader("Measures")
 url_state("fam", metrics.FAMILIES, list(metrics.FAMILIES), "family", multi=True)
@@ -62,19 +80,23 @@ if not keys:
     st.stop()
 values = evaluate_cached(t, settings.log_base, settings.beta)
 mframe = measures_frame(values, keys)
-c_chart, c_table = st.columns([2, 3], gap="medium")
+# One above the other, each the page's full width: beside the chart, the table's "What it measures"
+# column fell past the right edge.
+c_chart, c_table = st.container(), st.container()
 with c_chart:
     st.markdown("**At a glance** — the common goodness scale")
     st.plotly_chart(cached_goodness_figure(tuple((k, values[k]) for k in keys if k in values), tuple(keys)),
                     key="lab_goodness", width="stretch")
     st.caption("Goodness (the registry's `Measure.goodness`) maps each value onto 0–1 with 1 = best: linear over "
                "the measure's range, distances flipped, chance-corrected measures from chance (0) to 1, unbounded "
-               "ones through v/(1+v). It keeps each measure's order, not its spacing. Hover a bar for what the "
-               "measure means.")
+               "ones through v/(1+v). It keeps each measure's order, not its spacing. A bar and its label are the "
+               "goodness; the raw value stands beside the measure's symbol. Hover a bar for what the measure means.")
 with c_table:
-    st.markdown(f"**All values** — {settings.unit}, β = {settings.beta:g}")
+    st.markdown(f"**All values** — {settings.unit}, β = {fmt(settings.beta)}")
     show_measures(mframe, key="lab_measures")
     stem = kept("preset", DEFAULT_PRESET) if source == "table" else "upload"
     download_buttons(mframe, table_csv(t), stem, key="lab")
-if st.toggle("Show formulas", key="lab_formulas"):
+# Kept through runs that end early (st.stop() above skips Streamlit's clean-up; persist_state makes the
+# browser show the kept value when the toggle comes back) and bound to the URL.
+if st.toggle("Show formulas", key="lab_formulas", bind="query-params", persist_state="session"):
     show_formulas(keys)

@@ -2,9 +2,11 @@
 
 ``presets``   the papers' worked examples, read from ``assets/presets``
 ``tables``    editor frames, uploads and links → one validated ``Contingency``; cached ``evaluate``
-``upload``    label files (CSV/TSV/Parquet) → labels → ``Contingency``
+``upload``    the upload panel: label or table files → ``metrics.io`` (the one reader) → ``Contingency``
 ``editor``    the table editor (data editor, cluster names, last valid table)
 ``measures``  the measure table, formulas and downloads
+``readout``   what a user reads: the one number format for tables (``show_frame``), labels
+              escaped for Plotly and Markdown, chart fonts ≥ 11 px (``readable``)
 ``charts``    Plotly figures: heatmap, goodness, preference, morph
 ``compare``   which solution each measure prefers
 ``morph``     solution R against singletons (metrics.generators): cached sweeps, flips
@@ -16,4 +18,7 @@
 ``fuzzy_views``      the Fuzzy lab: Utt et al.'s worked example, playground, Experiments 1–3 (cached units)
 ``real_data_views``  bundled data sets clustered for every k (scikit-learn, SciPy), cached per k
 ``gallery_views``    the Paper gallery: ``metrics.gallery`` rows as tables with links to the pages
+``solutions_views``  the Solutions page: sets of solutions (presets, Real data runs, uploads), their cached
+                     ``metrics.compare_solutions`` analysis, the Compare link; ``solutions_charts`` its
+                     figures (verdict heatmap, Kendall τ, Sankey); ``solutions_upload`` its uploads
 """

@@ -2,43 +2,50 @@
 ``tables.evaluate_cached``); nothing here computes a measure.
 
 Figures are built from plain dicts with hand-placed axes rather than ``make_subplots``: that is
-~20× faster to build, which keeps a slider rerun well inside its time budget.
+~20× faster to build, which keeps a slider rerun well inside its time budget. What a user reads
+follows ``readout``: numbers through ``format_number`` (hovers get them as preformatted
+``customdata``, never a ``%{y:.4f}``), labels through ``escape_label``, every font explicit and
+at least 11 px (``readout.readable``).
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
 
-from .compare import NA, A, B, TIE
+from .compare import NA, TIE, A, B, majority
+from .readout import TEXT_FONT, escape_label, format_number, readable, wrap
 from .tables import display_frame, fingerprint
+
+# The dashboard's number format (``metrics.formatting.format_number``), under its old short name.
+fmt = format_number
 
 FAMILY_COLORS = {"information": "#4C78A8", "matching": "#F58518", "pairs": "#54A24B", "elementwise": "#B279A2"}
 SIDE_COLORS = {A: "#1f77b4", B: "#ff7f0e", TIE: "#8c8c8c", NA: "#cccccc"}
 DISAGREE_FILL = "rgba(214, 39, 40, 0.12)"
+DISAGREE_COLOR = "#d62728"
 # No Plotly template: st.plotly_chart draws with Streamlit's theme, and Plotly's default
 # template would be validated, copied and sent with every figure (two thirds of a small one).
 NO_TEMPLATE = "none"
-MAX_TEXT_CELLS = 400
+# Cell and size labels of a heatmap are drawn only where they fit at TEXT_FONT: a cell must be
+# wide enough for its longest label in the narrowest heatmap the pages draw (half a 1280 px
+# page less the sidebar, tick labels and the size strip: ~280 px of cells) and tall enough for one line.
+HEAT_PLOT_WIDTH_PX = 280
+SIZE_TEXT = {"color": "#1a1a1a"}
+DIGIT_PX = 0.62 * TEXT_FONT
+LINE_PX = TEXT_FONT + 4
 
 
-def fmt(x: float) -> str:
-    """A value as the tables print it: integers as integers, else 4 decimals (no float noise
-    such as −1.3e−13 for a value that is 0 to the printed precision)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    if isinstance(x, (int, np.integer)) or float(x).is_integer() and abs(x) < 1e15:
-        return f"{int(x):,}"
-    if abs(x) >= 1e4:
-        return f"{x:.4g}"
-    text = f"{x:.4f}"
-    return "0.0000" if text == "-0.0000" else text
+def figure(data: list[dict], layout: dict, validate: bool = True) -> go.Figure:
+    """The dashboard's figure of plain dicts: no template, fonts made readable (``readout.readable``);
+    ``validate=False`` skips Plotly's per-property validation (for figures a slider redraws)."""
+    data, layout = readable(data, {"template": NO_TEMPLATE, **layout})
+    return go.Figure(data=data, layout=layout, _validate=validate)
 
 
 def _cat_axis(**kw) -> dict:
@@ -46,122 +53,173 @@ def _cat_axis(**kw) -> dict:
     return {"type": "category", **kw}
 
 
+def _fits_across(texts: list[str], count: int) -> bool:
+    return count > 0 and max(map(len, texts), default=0) * DIGIT_PX + 6 <= HEAT_PLOT_WIDTH_PX / count
+
+
 def heatmap_figure(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go.Figure:
-    """The table as a heatmap, with cluster sizes above and class sizes to the right."""
-    xs, ys = [str(c) for c in frame.columns], [str(i) for i in frame.index]
+    """The table as a heatmap, with cluster sizes above and class sizes to the right.
+
+    Class and cluster names are drawn as written (escaped); counts in the one number format, in
+    the cells where they fit at a readable size, and always in the hover.
+    """
+    xs, ys = [escape_label(c) for c in frame.columns], [escape_label(i) for i in frame.index]
     z = frame.to_numpy()
     col_sums, row_sums = z.sum(axis=0), z.sum(axis=1)
-    text = z.size <= MAX_TEXT_CELLS
-    data = [
-        {"type": "heatmap", "x": xs, "y": ys, "z": z, "colorscale": "Blues", "showscale": False,
-         "xaxis": "x", "yaxis": "y", "xgap": 1, "ygap": 1,
-         "texttemplate": "%{z}" if text else None,
-         "hovertemplate": "class %{y}<br>cluster %{x}<br>count %{z}<extra></extra>"},
-        {"type": "bar", "x": xs, "y": col_sums, "xaxis": "x", "yaxis": "y2", "marker": {"color": "#9ecae1"},
-         "text": [fmt(v) for v in col_sums] if len(xs) <= 30 else None, "textposition": "inside",
-         "textangle": 0, "insidetextanchor": "middle",
-         "hovertemplate": "cluster %{x}: %{y} items<extra></extra>", "showlegend": False},
-        {"type": "bar", "x": row_sums, "y": ys, "orientation": "h", "xaxis": "x2", "yaxis": "y",
-         "text": [fmt(v) for v in row_sums] if len(ys) <= 40 else None, "textposition": "inside",
-         "textangle": 0, "insidetextanchor": "middle",
-         "marker": {"color": "#9ecae1"}, "hovertemplate": "class %{y}: %{x} items<extra></extra>", "showlegend": False},
-    ]
+    cells = [[format_number(v) for v in row] for row in z.tolist()]
+    col_text, row_text = [format_number(v) for v in col_sums.tolist()], [format_number(v) for v in row_sums.tolist()]
     if height is None:
         height = int(min(max(120 + 26 * len(ys), 280), 720))
+    row_px = (height - 60) * 0.80 / max(len(ys), 1)
+    show_cells = row_px >= LINE_PX and _fits_across([t for r in cells for t in r], len(xs))
+    show_cols = _fits_across(col_text, len(xs))
+    show_rows = row_px >= LINE_PX
+    data = [
+        {"type": "heatmap", "x": xs, "y": ys, "z": z, "colorscale": "Blues", "showscale": False,
+         "xaxis": "x", "yaxis": "y", "xgap": 1, "ygap": 1, "text": cells,
+         "texttemplate": "%{text}" if show_cells else None,
+         "hovertemplate": "class %{y}<br>cluster %{x}<br>count %{text}<extra></extra>"},
+        {"type": "bar", "x": xs, "y": col_sums, "xaxis": "x", "yaxis": "y2", "marker": {"color": "#9ecae1"},
+         "customdata": col_text, "hovertemplate": "cluster %{x}: %{customdata} items<extra></extra>",
+         "showlegend": False},
+        {"type": "bar", "x": row_sums, "y": ys, "orientation": "h", "xaxis": "x2", "yaxis": "y",
+         "marker": {"color": "#9ecae1"}, "customdata": row_text,
+         "hovertemplate": "class %{y}: %{customdata} items<extra></extra>", "showlegend": False},
+    ]
+    # Sizes as text at a fixed place (not inside the bars, where Plotly shrinks text to fit a
+    # short bar — to 4 px for a small class).
+    if show_cols:
+        data.append({"type": "scatter", "mode": "text", "x": xs, "y": [0] * len(xs), "xaxis": "x", "yaxis": "y2",
+                     "text": col_text, "textposition": "top center", "textfont": SIZE_TEXT, "cliponaxis": False,
+                     "hoverinfo": "skip", "showlegend": False})
+    if show_rows:
+        data.append({"type": "scatter", "mode": "text", "x": [0] * len(ys), "y": ys, "xaxis": "x2", "yaxis": "y",
+                     "text": row_text, "textposition": "middle right", "textfont": SIZE_TEXT, "cliponaxis": False,
+                     "hoverinfo": "skip", "showlegend": False})
     layout = {
-        "template": NO_TEMPLATE,
         "height": height, "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        "title": {"text": title} if title else None,
+        "title": {"text": escape_label(title)} if title else None,
         "xaxis": _cat_axis(domain=[0, 0.82], anchor="y", side="bottom", tickangle=-45 if len(xs) > 12 else 0,
                            title={"text": "clusters"}),
         "yaxis": _cat_axis(domain=[0, 0.80], anchor="x", autorange="reversed", title={"text": "classes"}),
         "xaxis2": {"domain": [0.85, 1.0], "anchor": "y", "showticklabels": False, "showgrid": False,
-                   "title": {"text": "class size"}},
+                   "zeroline": False, "title": {"text": "class size"}},
         "yaxis2": {"domain": [0.83, 1.0], "anchor": "x", "showticklabels": False, "showgrid": False,
-                   "title": {"text": "cluster<br>size"}},
-        "bargap": 0.15,
+                   "zeroline": False, "title": {"text": "cluster<br>size"}},
+        "bargap": 0.15, "showlegend": False,
     }
-    return go.Figure(data=data, layout=layout)
+    return figure(data, layout)
+
+
+GOODNESS_AXIS = "bar and label: goodness (1 = best)<br>beside each symbol: its raw value"
 
 
 def goodness_figure(values: dict[str, float], keys: list[str]) -> go.Figure:
     """Every chosen measure on the registry's common goodness scale (``Measure.goodness``,
     1 = best), grouped by family; measures missing from ``values`` (not defined for the table)
-    are left out."""
+    are left out.
+
+    The bar's length and its label are the goodness; the measure's raw value is printed beside
+    its symbol ("VI = 1.94"), so a long bar never reads as a large raw value (VI's 1.94 is a
+    short distance, Mirkin's 1,334 a poor score). The hover gives both, with the measure's
+    direction, range and description (wrapped, so the box fits a narrow chart).
+    """
     ms = [metrics.MEASURES[k] for k in keys if k in values]
     data = []
     for fam, label in metrics.FAMILIES.items():
         sub = [m for m in ms if m.family == fam]
         if not sub:
             continue
+        good = [m.goodness(values[m.key]) for m in sub]
         data.append({
-            "type": "bar", "orientation": "h", "name": label, "marker": {"color": FAMILY_COLORS.get(fam)},
-            "y": [m.symbol for m in sub], "x": [m.goodness(values[m.key]) for m in sub],
-            "text": [fmt(values[m.key]) for m in sub], "textposition": "outside", "cliponaxis": False,
-            "customdata": [[m.name, fmt(values[m.key]), "higher" if m.higher_is_better else "lower", m.range_text,
-                            m.description] for m in sub],
-            "hovertemplate": "<b>%{customdata[0]}</b> (%{y})<br>value %{customdata[1]} — %{customdata[2]} is better, "
-                             "range %{customdata[3]}<br>goodness %{x:.3f}<br><i>%{customdata[4]}</i><extra></extra>",
+            "type": "bar", "orientation": "h", "name": escape_label(label), "marker": {"color": FAMILY_COLORS.get(fam)},
+            "y": [escape_label(m.symbol) for m in sub], "x": good,
+            "text": [format_number(g) for g in good], "textposition": "outside", "cliponaxis": False,
+            "customdata": [[escape_label(m.name), format_number(values[m.key]),
+                            "higher" if m.higher_is_better else "lower", escape_label(m.range_text),
+                            wrap(m.description), format_number(g)] for m, g in zip(sub, good)],
+            "hovertemplate": "<b>%{customdata[0]}</b> (%{y})<br>value %{customdata[1]} — %{customdata[2]} is better"
+                             "<br>range %{customdata[3]}<br>goodness %{customdata[5]}"
+                             "<br><i>%{customdata[4]}</i><extra></extra>",
         })
+    symbols = [escape_label(m.symbol) for m in ms]
     layout = {
-        "template": NO_TEMPLATE,
-        "height": int(90 + 21 * len(ms)), "barmode": "relative", "bargap": 0.25,
-        "margin": {"l": 10, "r": 50, "t": 30, "b": 40},
-        "xaxis": {"range": [0, 1.12], "title": {"text": "goodness (1 = best possible; label = raw value)"},
-                  "tickvals": [0, 0.25, 0.5, 0.75, 1]},
-        "yaxis": _cat_axis(autorange="reversed", categoryorder="array", categoryarray=[m.symbol for m in ms]),
+        "height": int(120 + 24 * len(ms)), "barmode": "relative", "bargap": 0.25,
+        "margin": {"l": 10, "r": 20, "t": 30, "b": 60},
+        "xaxis": {"range": [0, 1.2], "title": {"text": GOODNESS_AXIS}, "tickvals": [0, 0.25, 0.5, 0.75, 1],
+                  "ticktext": ["0", "0.25", "0.5", "0.75", "1"]},
+        "yaxis": _cat_axis(autorange="reversed", categoryorder="array", categoryarray=symbols, tickvals=symbols,
+                           ticktext=[f"{s} = {format_number(values[m.key])}" for s, m in zip(symbols, ms)]),
         "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0},
+        "hovermode": "closest",
     }
-    return go.Figure(data=data, layout=layout)
+    return figure(data, layout)
+
+
+DISAGREE_TEXT = {True: "against the majority", False: "no majority"}
+DISAGREE_HELP = {True: "Most of the measures you chose prefer the other solution.",
+                 False: "The measures you chose are split evenly: no side has a majority."}
 
 
 def preference_figure(df: pd.DataFrame, label_a: str, label_b: str) -> go.Figure:
     """A dumbbell per measure: A and B on the goodness scale, the line colored by the preferred
-    solution, the preferred marker larger; measures that go against the others shaded red."""
+    solution, the preferred marker larger; measures against the majority of the chosen
+    measures shaded red and marked so in the right margin.
+
+    Value labels (the raw values) sit above A's marker and below B's, so the two never overlap
+    however close the values are; rows are tall enough that one row's labels clear the next's.
+    """
     n = len(df)
     ys = list(range(n))
+    has_majority = majority(df) is not None
     shapes, annotations = [], []
     for y, row in zip(ys, df.itertuples(index=False)):
         if row.disagrees:
             shapes.append({"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y - 0.45,
                            "y1": y + 0.45, "fillcolor": DISAGREE_FILL, "line": {"width": 0}, "layer": "below"})
-            annotations.append({"xref": "paper", "yref": "y", "x": 1.0, "y": y, "xanchor": "right",
-                                "text": "disagrees", "showarrow": False, "font": {"color": "#d62728", "size": 11}})
+            annotations.append({"xref": "paper", "yref": "y", "x": 1.0, "y": y, "xanchor": "left", "xshift": 6,
+                                "text": DISAGREE_TEXT[has_majority], "hovertext": DISAGREE_HELP[has_majority],
+                                "showarrow": False, "font": {"color": DISAGREE_COLOR}})
         ga, gb = row[df.columns.get_loc("goodness A")], row[df.columns.get_loc("goodness B")]
         shapes.append({"type": "line", "xref": "x", "yref": "y", "x0": ga, "x1": gb, "y0": y, "y1": y,
                        "line": {"color": SIDE_COLORS[row.prefers], "width": 4}, "layer": "below"})
-    sizes = {A: lambda p: 16 if p == A else 9, B: lambda p: 16 if p == B else 9}
     data = []
-    for side, label, vcol, gcol, symbol in ((A, label_a, "A", "goodness A", "circle"),
-                                            (B, label_b, "B", "goodness B", "diamond")):
+    for side, label, vcol, gcol, symbol, where in ((A, label_a, "A", "goodness A", "circle", "top center"),
+                                                   (B, label_b, "B", "goodness B", "diamond", "bottom center")):
+        name = escape_label(label)
         data.append({
-            "type": "scatter", "mode": "markers+text", "name": f"{side}: {label}", "y": ys, "x": df[gcol].tolist(),
-            "marker": {"color": SIDE_COLORS[side], "size": [sizes[side](p) for p in df["prefers"]], "symbol": symbol},
-            "text": [fmt(v) for v in df[vcol]], "textposition": "top center", "cliponaxis": False,
-            "customdata": [[r.measure, fmt(getattr(r, vcol)), r.better, r.prefers,
-                            metrics.MEASURES[r.key].description] for r in df.itertuples(index=False)],
-            "hovertemplate": f"<b>%{{customdata[0]}}</b><br>{side} ({label}): %{{customdata[1]}} "
-                             "(%{customdata[2]} better)<br>prefers: %{customdata[3]}"
+            "type": "scatter", "mode": "markers+text", "name": f"{side}: {name}", "y": ys, "x": df[gcol].tolist(),
+            "marker": {"color": SIDE_COLORS[side], "size": [16 if p == side else 9 for p in df["prefers"]],
+                       "symbol": symbol},
+            "text": [format_number(v) for v in df[vcol]], "textposition": where, "cliponaxis": False,
+            "customdata": [[escape_label(r.measure), format_number(getattr(r, vcol)), r.better, r.prefers,
+                            wrap(metrics.MEASURES[r.key].description), format_number(g)]
+                           for r, g in zip(df.itertuples(index=False), df[gcol])],
+            "hovertemplate": f"<b>%{{customdata[0]}}</b><br>{side} (%{{fullData.name}}): %{{customdata[1]}} "
+                             "(%{customdata[2]} better; goodness %{customdata[5]})<br>prefers: %{customdata[3]}"
                              "<br><i>%{customdata[4]}</i><extra></extra>",
         })
     mark = {A: "✓A", B: "✓B", TIE: "=", NA: "n/a"}
-    ticktext = [f"{s} {mark[p]}" for s, p in zip(df["symbol"], df["prefers"])]
+    ticktext = [f"{escape_label(s)} {mark[p]}" for s, p in zip(df["symbol"], df["prefers"])]
     layout = {
-        "template": NO_TEMPLATE,
-        "height": int(130 + 46 * n), "margin": {"l": 10, "r": 10, "t": 50, "b": 40},
+        "height": int(140 + 62 * n), "margin": {"l": 10, "r": 160 if df["disagrees"].any() else 20, "t": 50, "b": 60},
         "shapes": shapes, "annotations": annotations,
-        "xaxis": {"range": [-0.02, 1.05], "title": {"text": "goodness (1 = best; labels = raw values)"}},
+        "xaxis": {"range": [-0.03, 1.05], "title": {"text": "position: goodness (0 = worst, 1 = best)<br>"
+                                                            "labels: each measure's raw value (A above, B below)"}},
         # Room above the first row for its value labels, below the legend.
-        "yaxis": {"tickvals": ys, "ticktext": ticktext, "range": [n - 0.5, -0.9]},
+        "yaxis": {"tickvals": ys, "ticktext": ticktext, "range": [n - 0.4, -0.8], "zeroline": False,
+                  "showgrid": False},
         "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0},
     }
-    return go.Figure(data=data, layout=layout)
+    return figure(data, layout)
 
 
 def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: float,
-                 flip_points: dict[str, list[float]], labels: tuple[str, str], cols: int = 3) -> go.Figure:
+                 flip_points: dict[str, list[float]], labels: tuple[str, str], cols: int = 3,
+                 x_name: str = "x") -> go.Figure:
     """Small multiples, one per measure: both solutions' values along the sweep, the slider's
-    position (dashed) and every flip of the measure's preference (red band)."""
+    position (dashed) and every flip of the measure's preference (red band). ``x_name`` is the
+    swept parameter's short name for the hover."""
     n = len(keys)
     cols = max(1, min(cols, n))
     nrows = math.ceil(n / cols)
@@ -170,20 +228,26 @@ def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: 
     groups = {k: g for k, g in curve.groupby(["key", "solution"], sort=False)}
     data, shapes, annotations = [], [], []
     layout: dict = {}
+    x_name = escape_label(x_name)
     for i, key in enumerate(keys):
         m = metrics.MEASURES[key]
+        symbol = escape_label(m.symbol)
         ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "dtick": 1 if span <= 12 else None}
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}"}
         for label, color, dash in ((labels[0], SIDE_COLORS[B], "solid"), (labels[1], SIDE_COLORS[A], "dot")):
             pts = groups.get((key, label))
-            data.append({"type": "scatter", "mode": "lines+markers", "name": label, "legendgroup": label,
+            name = escape_label(label)
+            data.append({"type": "scatter", "mode": "lines+markers", "name": name, "legendgroup": name,
                          "showlegend": i == 0, "x": pts["x"].to_numpy(), "y": pts["value"].to_numpy(),
                          "xaxis": f"x{ax}", "yaxis": f"y{ax}", "line": {"color": color, "dash": dash},
                          "marker": {"size": 5},
-                         "hovertemplate": f"{label}<br>x = %{{x}}<br>{m.symbol} = %{{y:.4f}}<extra></extra>"})
+                         "customdata": [[format_number(x), format_number(v)]
+                                        for x, v in zip(pts["x"].tolist(), pts["value"].tolist())],
+                         "hovertemplate": f"%{{fullData.name}}<br>{x_name} = %{{customdata[0]}}<br>"
+                                          f"{symbol} = %{{customdata[1]}}<extra></extra>"})
         arrow = "↑" if m.higher_is_better else "↓"
-        annotations.append({"text": f"<b>{m.symbol}</b> ({arrow} better)", "xref": f"x{ax} domain",
+        annotations.append({"text": f"<b>{symbol}</b> ({arrow} better)", "xref": f"x{ax} domain",
                             "yref": f"y{ax} domain", "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False})
         shapes.append({"type": "line", "xref": f"x{ax}", "yref": f"y{ax} domain", "x0": current_x, "x1": current_x,
                        "y0": 0, "y1": 1, "line": {"color": "#444", "dash": "dash", "width": 1}})
@@ -192,15 +256,14 @@ def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: 
                            "x1": fx + 0.12, "y0": 0, "y1": 1, "fillcolor": "rgba(214, 39, 40, 0.35)",
                            "line": {"width": 0}, "layer": "below", "name": f"flip {key}"})
             annotations.append({"text": "flip", "xref": f"x{ax}", "yref": f"y{ax} domain", "x": fx, "y": 0.02,
-                                "showarrow": False, "font": {"color": "#d62728", "size": 10}, "yanchor": "bottom"})
+                                "showarrow": False, "font": {"color": DISAGREE_COLOR}, "yanchor": "bottom"})
     # One x title for all panels (per-panel titles would overlap).
-    annotations.append({"text": x_title, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0, "yshift": -42,
-                        "showarrow": False, "xanchor": "center", "yanchor": "top"})
-    layout.update({"template": NO_TEMPLATE, "height": int(90 + 250 * nrows), "shapes": shapes,
-                   "annotations": annotations,
+    annotations.append({"text": escape_label(x_title), "xref": "paper", "yref": "paper", "x": 0.5, "y": 0,
+                        "yshift": -42, "showarrow": False, "xanchor": "center", "yanchor": "top"})
+    layout.update({"height": int(90 + 250 * nrows), "shapes": shapes, "annotations": annotations,
                    "margin": {"l": 10, "r": 10, "t": 70, "b": 60},
                    "legend": {"orientation": "h", "y": 1.0 + 26 / (250 * nrows - 20), "yanchor": "bottom", "x": 0}})
-    return go.Figure(data=data, layout=layout)
+    return figure(data, layout)
 
 
 # ---------------------------------------------------------------- cached figures

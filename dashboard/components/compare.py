@@ -15,7 +15,13 @@ import pandas as pd
 
 import metrics
 
+from .readout import escape_markdown
+
 A, B, TIE, NA = "A", "B", "tie", "n/a"
+# What "against the majority" (the shaded rows of the Compare chart) means, where it is shown.
+DISAGREES_HELP = ("Against the majority: this measure prefers A where most of the measures you chose prefer B, "
+                  "or the reverse (ties and measures not defined for a table do not vote). When the vote is split evenly "
+                  "there is no majority, and every measure that takes a side is marked.")
 
 
 def prefers(key: str, a: float, b: float) -> str:
@@ -40,14 +46,20 @@ def preference_table(values_a: dict[str, float], values_b: dict[str, float], key
                      "goodness A": m.goodness(a), "goodness B": m.goodness(b), "prefers": prefers(k, a, b)})
     df = pd.DataFrame(rows, columns=["key", "measure", "symbol", "better", "A", "B", "goodness A", "goodness B",
                                      "prefers"])
-    votes = Counter(p for p in df["prefers"] if p in (A, B))
-    majority = None
-    if votes and votes[A] != votes[B]:
-        majority = A if votes[A] > votes[B] else B
+    side, votes = majority(df), Counter(p for p in df["prefers"] if p in (A, B))
     # With no majority (a split vote) every side-taking measure is in dispute.
-    df["disagrees"] = [p in (A, B) and (majority is None and len(votes) > 1 or majority is not None and p != majority)
+    df["disagrees"] = [p in (A, B) and (side is None and len(votes) > 1 or side is not None and p != side)
                        for p in df["prefers"]]
     return df
+
+
+def majority(df: pd.DataFrame) -> str | None:
+    """The side (A or B) most of the chosen measures prefer; None on a tie of votes or no vote.
+    Ties and measures not defined for a table vote for neither side."""
+    votes = Counter(p for p in df["prefers"] if p in (A, B))
+    if not votes or votes[A] == votes[B]:
+        return None
+    return A if votes[A] > votes[B] else B
 
 
 def verdict(df: pd.DataFrame, label_a: str, label_b: str) -> str:
@@ -55,7 +67,8 @@ def verdict(df: pd.DataFrame, label_a: str, label_b: str) -> str:
     by_side: dict[str, list[str]] = {A: [], B: [], TIE: [], NA: []}
     for symbol, side in zip(df["symbol"], df["prefers"]):
         by_side[side].append(symbol)
-    names = {A: label_a, B: label_b}
+    names = {A: escape_markdown(label_a), B: escape_markdown(label_b)}
+    by_side = {side: [escape_markdown(s) for s in symbols] for side, symbols in by_side.items()}
     parts = [f"**{', '.join(by_side[side])}** prefer{'s' if len(by_side[side]) == 1 else ''} {side} ({names[side]})"
              for side in (A, B) if by_side[side]]
     if by_side[TIE]:

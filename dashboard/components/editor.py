@@ -6,6 +6,11 @@ Session state (all under ``lab_*``):
 ``lab_current``  what the editor returned on the last run (kept even when invalid: nothing is lost)
 ``lab_valid``    the last valid numeric table — the one in use while the editor holds errors
 ``lab_editor_key``  the current data editor's key (tests write edit deltas there)
+``lab_origin``   where a table not taken from the preset came from ("the uploaded labels", "the link"),
+                 or None: the preset, perhaps edited — what the source line above the editor says
+
+The page declares these (but not ``lab_version``: an editor key is never reused) as derived state,
+dropped by a link or "Reset this page" (components/state.py).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 import metrics
+from metrics.formatting import format_number
 
 from .presets import Preset
 from .state import set_param, url_commit, url_is_new, url_state
@@ -25,8 +31,9 @@ DEFAULT_PRESET = "rh_figure3"
 URL_PARAM = "table"
 
 
-def _set_base(table: pd.DataFrame, preset_key: str) -> None:
+def _set_base(table: pd.DataFrame, preset_key: str, origin: str | None = None) -> None:
     ss = st.session_state
+    ss["lab_origin"] = origin
     ss["lab_base"] = editor_frame(table)
     ss["lab_current"] = ss["lab_base"]
     ss["lab_valid"] = table.astype(np.float64)
@@ -36,9 +43,10 @@ def _set_base(table: pd.DataFrame, preset_key: str) -> None:
     ss.pop("lab_last_error", None)
 
 
-def load_table(table: pd.DataFrame, preset_key: str) -> None:
-    """Put ``table`` into the editor (e.g. an uploaded table small enough to edit)."""
-    _set_base(table, preset_key)
+def load_table(table: pd.DataFrame, preset_key: str, origin: str | None = None) -> None:
+    """Put ``table`` into the editor (e.g. an uploaded table small enough to edit); ``origin`` says
+    where it came from, for the source line (None: the preset ``preset_key``)."""
+    _set_base(table, preset_key, origin)
 
 
 def _on_preset_change() -> None:
@@ -89,6 +97,19 @@ def _same_table(a: pd.DataFrame, b: pd.DataFrame) -> bool:
             and np.array_equal(a.to_numpy(dtype=np.float64), b.to_numpy(dtype=np.float64)))
 
 
+def _source_text(preset: Preset, table: pd.DataFrame, origin: str | None) -> str:
+    """The line above the editor: the preset's source and note only while the table is the preset's
+    (the note states its n and shape); otherwise where the table came from."""
+    n = float(table.to_numpy(dtype=np.float64).sum())
+    shape = (f"n = {format_number(n)} items · {format_number(table.shape[0])} classes · "
+             f"{format_number(table.shape[1])} clusters")
+    if origin is None and _same_table(table, preset.frame()):
+        return f"**Source:** {preset.provenance}. {preset.note}"
+    if origin is None:
+        return f"**Edited** from the preset *{preset.title}* ({preset.provenance}); now {shape}."
+    return f"**Source:** {origin} ({shape}); not the preset named above. Pick a preset to start from it."
+
+
 def table_editor(presets: dict[str, Preset]) -> metrics.Contingency:
     """Preset picker, data editor and cluster names; returns the Contingency of the last valid table."""
     ss = st.session_state
@@ -98,13 +119,13 @@ def table_editor(presets: dict[str, Preset]) -> metrics.Contingency:
                               format_func=lambda k: f"{presets[k].group} · {presets[k].title}")
     url_commit("preset", DEFAULT_PRESET)
     preset = presets[preset_key]
-    st.caption(f"**Source:** {preset.provenance}. {preset.note}")
+    source_line = st.empty()  # filled once the table in use is known: the preset's, edited, or another
 
     if url_is_new(URL_PARAM):
         # A link (or the back button) brought a table: it replaces the preset's.
         text = st.query_params[URL_PARAM]
         try:
-            _set_base(decode_table(text), preset_key)
+            _set_base(decode_table(text), preset_key, origin="the link that opened this page")
             set_param(URL_PARAM, text)
         except ValueError as exc:
             st.error(f"{exc}. Showing the preset instead; edit it or pick another.")
@@ -148,6 +169,7 @@ def table_editor(presets: dict[str, Preset]) -> metrics.Contingency:
         ss["lab_valid"] = table
     valid = ss["lab_valid"]
 
+    source_line.caption(_source_text(preset, valid, ss.get("lab_origin")))
     empty_rows, empty_cols = dropped_labels(valid)
     if empty_rows or empty_cols:
         st.info("Empty classes/clusters are ignored by every measure: " + ", ".join(empty_rows + empty_cols))

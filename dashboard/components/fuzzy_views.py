@@ -19,7 +19,9 @@ import streamlit as st
 import metrics
 from metrics import experiments, resources
 
+from .charts import figure
 from .lines import line_panels
+from .readout import escape_label, format_number
 
 VARIANT_LABELS = {
     "fuzzy": "fuzzy (mass split over classes)",
@@ -150,17 +152,19 @@ def tidy_steps(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def variants_figure(values: dict[str, float], symbol: str) -> go.Figure:
-    """The four countings at the sliders, as horizontal bars."""
+    """The four countings at the sliders, as horizontal bars labelled with their values."""
     names = list(VARIANT_LABELS)
-    data = [{"type": "bar", "orientation": "h", "y": [VARIANT_LABELS[v] for v in names],
-             "x": [values[v] for v in names], "text": [f"{values[v]:.4f}" for v in names], "textposition": "outside",
+    shown = [format_number(values[v]) for v in names]
+    data = [{"type": "bar", "orientation": "h", "y": [escape_label(VARIANT_LABELS[v]) for v in names],
+             "x": [values[v] for v in names], "text": shown, "textposition": "outside",
              "cliponaxis": False, "marker": {"color": [VARIANT_COLORS[v] for v in names],
                                              "pattern": {"shape": ["", "", "/", "/"]}},
-             "hovertemplate": f"%{{y}}<br>{symbol} = %{{x:.4f}}<extra></extra>"}]
+             "customdata": shown,
+             "hovertemplate": f"%{{y}}<br>{escape_label(symbol)} = %{{customdata}}<extra></extra>"}]
     layout = {"height": 230, "margin": {"l": 10, "r": 60, "t": 10, "b": 40}, "bargap": 0.3,
-              "xaxis": {"title": {"text": symbol}, "rangemode": "tozero"},
+              "xaxis": {"title": {"text": escape_label(symbol)}, "rangemode": "tozero"},
               "yaxis": {"type": "category", "autorange": "reversed"}}
-    return go.Figure(data=data, layout=layout)
+    return figure(data, layout)
 
 
 def steps_figure(long: pd.DataFrame, symbol: str, current: float | None = None) -> go.Figure:
@@ -171,6 +175,59 @@ def steps_figure(long: pd.DataFrame, symbol: str, current: float | None = None) 
                        dashes={VARIANT_LABELS[v]: d for v, d in VARIANT_DASH.items()},
                        x_title="softness: share of the extra gold memberships assigned (%)", y_title=symbol,
                        vlines=[(current, " sliders")] if current is not None else (), panel_height=320)
+
+
+# ---------------------------------------------------------------------- the ambiguity sweep
+# The rates a sweep visits: the share slider's range in steps of 10 % (eleven data sets), every
+# number of classes per point the fixed-rate slider offers. The halving scheme has no rate.
+SWEEP_RATES = {"share": tuple(s / 100 for s in range(0, 101, 10)), "fixed": (1, 2, 3, 4, 5, 6)}
+SWEEP_AXIS = {"share": "ambiguous points (%): the share of the points in two gold classes",
+              "fixed": "gold classes per point"}
+
+
+def sweep_rates(scheme: str, n_classes: int) -> tuple:
+    """The rates of :data:`SWEEP_RATES` that ``n_classes`` admits (a point cannot have more
+    classes than there are)."""
+    return tuple(r for r in SWEEP_RATES[scheme] if scheme != "fixed" or r <= n_classes)
+
+
+def sweep_x(scheme: str, rate) -> float:
+    """A rate as the slider shows it: percent for the share scheme, classes per point for fixed."""
+    return 100.0 * rate if scheme == "share" else float(rate)
+
+
+@st.cache_data(max_entries=64, show_spinner="Sweeping the ambiguity rate…")
+def ambiguity_sweep(n: int, scheme: str, n_classes: int, softness: float, noise: float, seed: int, measure: str,
+                    log_base: float, beta: float) -> pd.DataFrame:
+    """``metrics.experiments.ambiguity_sweep`` over :func:`sweep_rates` with the playground's other
+    settings (``softness`` and ``noise`` as shares): the playground's scores at every position of
+    its rate slider, cached across sessions (the rate slider only moves the marker)."""
+    return experiments.ambiguity_sweep(n, sweep_rates(scheme, n_classes), scheme, n_classes,
+                                       softness_target=softness, noise=noise, seed=seed, n_steps=SOFT_STEPS,
+                                       measure=measure, log_base=log_base, beta=beta)
+
+
+def ambiguity_figure(frame: pd.DataFrame, scheme: str, symbol: str, current: float | None = None) -> go.Figure:
+    """The four countings along the ambiguity rate (one line each; dashed: with the dissimilarity
+    step), the slider's position dashed."""
+    long = frame.melt(id_vars=["rate"], value_vars=list(VARIANT_LABELS), var_name="variant", value_name="value")
+    long["x"] = [sweep_x(scheme, r) for r in long["rate"]]
+    long["label"] = long["variant"].map(VARIANT_LABELS)
+    return line_panels(long, x="x", y="value", series="label",
+                       series_order=[VARIANT_LABELS[v] for v in VARIANT_LABELS],
+                       colors={VARIANT_LABELS[v]: c for v, c in VARIANT_COLORS.items()},
+                       dashes={VARIANT_LABELS[v]: d for v, d in VARIANT_DASH.items()},
+                       x_title=SWEEP_AXIS[scheme], y_title=symbol,
+                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320)
+
+
+@st.cache_resource(max_entries=128, show_spinner=False)
+def ambiguity_chart(n: int, scheme: str, n_classes: int, softness: float, noise: float, seed: int, measure: str,
+                    log_base: float, beta: float, current: float | None):
+    """(figure, sweep) at the slider's position, built once per position (the figure is shared
+    read-only: ``st.plotly_chart`` copies it before encoding)."""
+    frame = ambiguity_sweep(n, scheme, n_classes, softness, noise, seed, measure, log_base, beta)
+    return ambiguity_figure(frame, scheme, metrics.MEASURES[measure].symbol, current), frame
 
 
 # ---------------------------------------------------------------------- the experiments
@@ -224,18 +281,32 @@ def experiment3(n_points: int, n_steps: int, seed: int) -> pd.DataFrame:
 
 
 def experiment1_figure(frame: pd.DataFrame) -> go.Figure:
-    """Figure 4's re-run: the spread of fuzzy and counted V at each data size (box plots)."""
+    """Figure 4's re-run: the spread of fuzzy and counted V at each data size (box plots).
+
+    Plotly writes a box's own hover numbers (quartiles, fences) in its format, not ours, so the
+    boxes take no hover; an invisible marker at each box's mean carries the numbers instead, in
+    the one format: runs, mean, median, lowest and highest V."""
     data = []
+    sizes = frame["size"].astype(str).to_numpy()
     for variant in ("fuzzy", "count"):
-        data.append({"type": "box", "name": VARIANT_LABELS[variant], "x": frame["size"].astype(str).to_numpy(),
-                     "y": frame[variant].to_numpy(), "marker": {"color": VARIANT_COLORS[variant], "size": 3},
-                     "boxmean": True, "boxpoints": "outliers",
-                     "hovertemplate": f"{VARIANT_LABELS[variant]}<br>%{{x}} points<br>V = %{{y:.4f}}<extra></extra>"})
-    layout = {"height": 380, "boxmode": "group", "margin": {"l": 10, "r": 10, "t": 40, "b": 40},
+        name = escape_label(VARIANT_LABELS[variant])
+        data.append({"type": "box", "name": name, "legendgroup": name, "x": sizes, "y": frame[variant].to_numpy(),
+                     "marker": {"color": VARIANT_COLORS[variant], "size": 3}, "boxmean": True,
+                     "boxpoints": "outliers", "hoverinfo": "skip"})
+        stats = frame.groupby("size", sort=True)[variant].agg(["count", "mean", "median", "min", "max"])
+        data.append({"type": "scatter", "mode": "markers", "name": name, "legendgroup": name, "showlegend": False,
+                     "x": [str(s) for s in stats.index], "y": stats["mean"].tolist(),
+                     "offsetgroup": name, "marker": {"color": VARIANT_COLORS[variant], "size": 10, "opacity": 0},
+                     "customdata": [[format_number(v) for v in row] for row in stats.itertuples(index=False)],
+                     "hovertemplate": "%{fullData.name}<br>%{x} points, %{customdata[0]} gold standards<br>"
+                                      "V: mean %{customdata[1]}, median %{customdata[2]}<br>"
+                                      "lowest %{customdata[3]}, highest %{customdata[4]}<extra></extra>"})
+    layout = {"height": 380, "boxmode": "group", "scattermode": "group",
+              "margin": {"l": 10, "r": 10, "t": 40, "b": 40},
               "xaxis": {"type": "category", "title": {"text": "data size (points), each clustered perfectly"}},
               "yaxis": {"title": {"text": "V"}, "range": [0, 1.02]},
               "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}}
-    return go.Figure(data=data, layout=layout)
+    return figure(data, layout)
 
 
 def experiment2_figure(frame: pd.DataFrame) -> go.Figure:

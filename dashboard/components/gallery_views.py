@@ -12,6 +12,8 @@ from streamlit.errors import StreamlitAPIException
 
 from metrics import gallery
 
+from .readout import escape_markdown
+from .state import page_link
 from .tables import encode_table
 
 # metrics.gallery names pages by URL path; these are their scripts (relative to app.py).
@@ -47,13 +49,10 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _escape(text) -> str:
-    """Cells of ``st.table`` are Markdown: keep *, _ and ` literal (Yes*, J'_n …)."""
+    """Cells of ``st.table`` are Markdown: keep *, _, `, $ … literal (Yes*, J'_n …)."""
     if text is None or (isinstance(text, float) and pd.isna(text)):
         return "—"
-    out = str(text)
-    for ch in ("\\", "*", "_", "`", "<", ">", "#", "[", "]"):
-        out = out.replace(ch, "\\" + ch)
-    return out
+    return escape_markdown(text)
 
 
 def common_note(rows: pd.DataFrame) -> str:
@@ -95,7 +94,8 @@ def show_link(link: dict | None) -> None:
     while link is not None:
         page, params = _target(link)
         try:
-            st.page_link(page, label=link["label"], icon=":material/open_in_new:", query_params=params or None)
+            # A link that determines the target page's state (components/state.py).
+            page_link(page, link["label"], params, icon=":material/open_in_new:")
             return
         except StreamlitAPIException:
             link = link.get("fallback")

@@ -26,7 +26,9 @@ import streamlit as st
 import metrics
 from metrics import generators, properties, resources
 
+from .charts import figure as _figure
 from .charts import fmt, panel_domains
+from .readout import escape_label, styled
 
 # A qualitative palette long enough that no two chosen measures share a colour.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC",
@@ -91,6 +93,8 @@ PARAMS: dict[str, Param] = {p.arg: p for p in (
 )}
 SYMBOLS = {p.arg: p.symbol for p in PARAMS.values()}
 INTEGER_KEY = "g_int"
+# The page's two tabs, bound to the URL parameter TAB_KEY (its value is the label).
+TAB_KEY, LAB_TAB, PROPERTIES_TAB = "g_tab", "Build and sweep", "Properties P1–P7 (Table 2)"
 
 
 def dom_sliders() -> tuple[dict[str, float], bool]:
@@ -194,9 +198,10 @@ def dom_sweep(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, 
 
 
 def figure(data: list[dict], layout: dict) -> go.Figure:
-    """A figure from plain dicts without Plotly's per-property validation, which is ~4× the cost of
-    building it (a slider rerun redraws these). The tests validate every spec the pages send."""
-    return go.Figure(data=data, layout=layout, _validate=False)
+    """A figure from plain dicts, fonts made readable (``charts.figure``), without Plotly's
+    per-property validation, which is ~4× the cost of building it (a slider rerun redraws these).
+    The tests validate every spec the pages send."""
+    return _figure(data, layout, validate=False)
 
 
 def colors(keys) -> dict[str, str]:
@@ -218,11 +223,13 @@ def goodness_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, curre
         if g is None:
             continue
         m = metrics.MEASURES[k]
-        data.append({"type": "scatter", "mode": "lines+markers", "name": m.symbol, "legendgroup": k,
+        data.append({"type": "scatter", "mode": "lines+markers", "name": escape_label(m.symbol), "legendgroup": k,
                      "x": g["x"].tolist(), "y": g["goodness"].tolist(), "line": {"color": col[k]},
-                     "marker": {"size": 5}, "customdata": [fmt(v) for v in g["value"]],
-                     "hovertemplate": f"<b>{m.symbol}</b><br>{PARAMS[axis].symbol} = %{{x}}<br>value %{{customdata}}"
-                                      "<br>goodness %{y:.3f}<extra></extra>"})
+                     "marker": {"size": 5},
+                     "customdata": [[fmt(x), fmt(v), fmt(gd)] for x, v, gd in
+                                    zip(g["x"].tolist(), g["value"].tolist(), g["goodness"].tolist())],
+                     "hovertemplate": f"<b>%{{fullData.name}}</b><br>{PARAMS[axis].symbol} = %{{customdata[0]}}"
+                                      "<br>value %{customdata[1]}<br>goodness %{customdata[2]}<extra></extra>"})
     layout = {
         "height": 380, "margin": {"l": 10, "r": 10, "t": 30, "b": 50},
         "xaxis": {"title": {"text": _axis_title(axis)}, "type": "log" if axis == "n" else "linear"},
@@ -253,15 +260,17 @@ def raw_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x:
         m = metrics.MEASURES[k]
         ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "type": "log" if axis == "n" else "linear"}
-        layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}", "tickformat": ".3~g"}
+        layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}"}
         g = groups.get(k)
         if g is not None:
-            data.append({"type": "scatter", "mode": "lines+markers", "name": m.symbol, "showlegend": False,
-                         "x": g["x"].tolist(), "y": g["value"].tolist(), "xaxis": f"x{ax}", "yaxis": f"y{ax}",
-                         "line": {"color": col[k]}, "marker": {"size": 4},
-                         "hovertemplate": f"{m.symbol}<br>{PARAMS[axis].symbol} = %{{x}}<br>%{{y:.4g}}<extra></extra>"})
+            data.append({"type": "scatter", "mode": "lines+markers", "name": escape_label(m.symbol),
+                         "showlegend": False, "x": g["x"].tolist(), "y": g["value"].tolist(), "xaxis": f"x{ax}",
+                         "yaxis": f"y{ax}", "line": {"color": col[k]}, "marker": {"size": 4},
+                         "customdata": [[fmt(x), fmt(v)] for x, v in zip(g["x"].tolist(), g["value"].tolist())],
+                         "hovertemplate": f"%{{fullData.name}}<br>{PARAMS[axis].symbol} = %{{customdata[0]}}"
+                                          "<br>%{customdata[1]}<extra></extra>"})
         arrow = "↑" if m.higher_is_better else "↓"
-        annotations.append({"text": f"<b>{m.symbol}</b> ({arrow} better)", "xref": f"x{ax} domain",
+        annotations.append({"text": f"<b>{escape_label(m.symbol)}</b> ({arrow} better)", "xref": f"x{ax} domain",
                             "yref": f"y{ax} domain", "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False})
         shapes.append(_marker(current_x, f"x{ax}", f"y{ax} domain"))
     annotations.append({"text": _axis_title(axis), "xref": "paper", "yref": "paper", "x": 0.5, "y": 0, "yshift": -40,
@@ -385,16 +394,31 @@ DIFF_STYLE = "background-color: #ffd54f; font-weight: bold"
 
 
 def rates_column_config() -> dict:
-    """Each property column as a bar over [0, 1] with two decimals, as Table 2 prints rates
-    (plain column config: a Styler would cost ~0.1 s per rerun on 45 × 7 cells)."""
-    return {p: st.column_config.ProgressColumn(p, help=text, format="%.2f", min_value=0.0, max_value=1.0,
-                                               width="small")
-            for p, text in properties.PROPERTIES.items()}
+    """Each property column, headed by its name with the statement as help (the numbers and
+    shading come from :func:`styled_rates`)."""
+    return {p: st.column_config.NumberColumn(p, help=text, width="small") for p, text in properties.PROPERTIES.items()}
+
+
+def _shade(rate) -> str:
+    # White (0) to green (1): a rate read at a glance, the number in the cell read exactly.
+    if rate is None or pd.isna(rate):
+        return ""
+    r = min(max(float(rate), 0.0), 1.0)
+    mix = [round(255 + (c - 255) * r) for c in (0x9C, 0xD3, 0x8C)]
+    return "background-color: #{:02x}{:02x}{:02x}".format(*mix)
+
+
+def styled_rates(matrix: pd.DataFrame):
+    """The rates matrix in the one number format (``format_number``: a rate of 0.99993 reads
+    "1.000", not a perfect-looking "1.00"), each rate cell shaded by its value."""
+    props = [p for p in properties.PROPERTIES if p in matrix.columns]
+    return styled(matrix, columns=props).map(_shade, subset=props)
 
 
 def styled_comparison(values: pd.DataFrame, differs: pd.DataFrame):
-    """A 9 × 7 Table 2 frame with the cells that differ from the other side highlighted."""
-    return values.style.format("{:.2f}").apply(lambda _: np.where(differs.to_numpy(), DIFF_STYLE, ""), axis=None)
+    """A 9 × 7 Table 2 frame in the one number format, the cells that differ from the other side
+    (at the printed two decimals) highlighted."""
+    return styled(values).apply(lambda _: np.where(differs.to_numpy(), DIFF_STYLE, ""), axis=None)
 
 
 def show_explanations(comparison: pd.DataFrame) -> None:

@@ -7,6 +7,8 @@ import streamlit as st
 
 import metrics
 
+from .readout import show_frame
+
 COLUMNS = ["family", "key", "measure", "symbol", "value", "better", "range", "reference", "about"]
 
 
@@ -32,23 +34,34 @@ def measures_frame(values: dict[str, float], keys: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+# The description ("What it measures") right after the value, where it is read, not past the
+# right edge of a narrow column; the reference, the longest and least read, last.
+SHOWN_COLUMNS = ["measure", "symbol", "value", "about", "better", "range", "reference"]
+
+
 def show_measures(frame: pd.DataFrame, key: str) -> None:
-    """The measure table, one block per family (registry order); the last column is the
-    registry's one-sentence description (also the goodness chart's hover text)."""
+    """The measure table, one block per family (registry order): name, symbol, the value in the
+    one number format (``readout.show_frame``), what the measure measures (the registry's
+    one-sentence description, also the goodness chart's hover), direction, range and reference.
+    A cell shows its whole text when clicked."""
     config = {
-        "measure": st.column_config.TextColumn("Measure", help="Hover a chart bar for its one-sentence description"),
+        "measure": st.column_config.TextColumn("Measure", width="medium"),
         "symbol": st.column_config.TextColumn("Symbol", width="small"),
-        "value": st.column_config.NumberColumn("Value", format="%.4f", help="Computed by metrics.evaluate"),
+        "value": st.column_config.NumberColumn("Value", width="small", help="Computed by metrics.evaluate"),
+        "about": st.column_config.TextColumn("What it measures", width="large",
+                                             help="The registry's one-sentence description; click a cell to read "
+                                                  "all of it"),
         "better": st.column_config.TextColumn("Better", width="small", help="Which direction is better"),
         "range": st.column_config.TextColumn("Range", width="small", help="Bounds declared in the registry"),
         "reference": st.column_config.TextColumn("Reference", width="medium"),
-        "about": st.column_config.TextColumn("What it measures", width="large"),
     }
     for family, block in frame.groupby("family", sort=False):
         st.markdown(f"**{family}**")
-        st.dataframe(block, key=f"{key}_{family}", hide_index=True, width="stretch", row_height=30,
-                     height=38 + 30 * len(block), column_config=config,
-                     column_order=["measure", "symbol", "value", "better", "range", "reference", "about"])
+        # One measure per row, each on its own scale: sorting by value is moot, so the value is
+        # sent as text (cheap on every slider step) beside the hidden number.
+        show_frame(block, key=f"{key}_{family}", columns=["value"], sortable=False, hide_index=True,
+                   width="stretch", row_height=30, height=38 + 30 * len(block), column_config=config,
+                   column_order=SHOWN_COLUMNS)
 
 
 def show_formulas(keys: list[str]) -> None:

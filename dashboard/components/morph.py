@@ -2,6 +2,12 @@
 swept over R's noise or over the number of classes, with the points where a measure's
 preference flips. The tables come from ``metrics.generators`` (``solution_r``,
 ``singletons``); the values from ``metrics.evaluate``.
+
+The morph does not follow the solutions A and B chosen above it, by design: a sweep needs a
+family of tables with a parameter to move (R's noise, the number of classes), and two arbitrary
+tables — an upload, an edited table — have none; interpolating between them would invent
+tables no paper discusses. It is always R against singletons (the papers' case, and the
+Compare page's default A and B), and the page says so in its title and caption.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ MIN_CLASSES, MAX_CLASSES = 2, 30
 R_LABEL, S_LABEL = "Solution R", "Singletons"
 AXES = {"noise": "noise of solution R (items of each class sent to other clusters)",
         "classes": "number of classes (both solutions cluster the same data)"}
+AXIS_NAMES = {"noise": "noise", "classes": "classes"}
 
 
 def max_noise(n_classes: int, class_size: int = CLASS_SIZE) -> int:
@@ -33,7 +40,7 @@ def max_noise(n_classes: int, class_size: int = CLASS_SIZE) -> int:
 def axis_values(axis: str, n_classes: int, noise: int, class_size: int = CLASS_SIZE) -> list[int]:
     """The x values of a sweep: every noise R admits, or every class count that admits ``noise``."""
     if axis == "noise":
-        return list(range(0, max_noise(n_classes, class_size) + 1))
+        return list(range(max_noise(n_classes, class_size) + 1))
     if axis == "classes":
         return list(range(max(MIN_CLASSES, noise + 1), MAX_CLASSES + 1))
     raise ValueError(f"unknown sweep axis {axis!r}; choose one of {list(AXES)}")
@@ -95,7 +102,8 @@ def morph_chart(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], lo
     """
     curve, flip_points = sweep_for(axis, n_classes, noise, keys, log_base, beta)
     current_x = noise if axis == "noise" else n_classes
-    fig = morph_figure(curve, list(keys), AXES[axis], current_x, flip_points, (R_LABEL, S_LABEL))
+    fig = morph_figure(curve, list(keys), AXES[axis], current_x, flip_points, (R_LABEL, S_LABEL),
+                       x_name=AXIS_NAMES[axis])
     here = curve[curve["x"] == current_x]
     values = {label: dict(zip(g["key"], g["value"])) for label, g in here.groupby("solution")}
     return fig, values

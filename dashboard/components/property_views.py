@@ -26,21 +26,24 @@ from metrics import generators, properties, resources
 
 from .charts import fmt
 from .generator_views import DIFF_STYLE, PALETTE, figure
+from .readout import escape_label, styled
 from .tables import fingerprint
 
 
-# check_properties' names → (Wu's number, title, statement). Statements paraphrase [Wu09] §5.2.
+# check_properties' names → (label, title, statement). Statements paraphrase [Wu09] §5.2. Wu et al.
+# number these P1–P5 (Table 12); Dom's and Rosenberg & Hirschberg's P1–P7 (the Generator lab) are
+# different properties, so the app shows Wu's as W1–W5 and names the printed number beside them.
 WU_PROPERTIES: dict[str, tuple[str, str, str]] = {
-    "symmetry": ("P1", "Symmetry", "O(Mᵀ) = O(M): swapping classes and clusters changes nothing."),
-    "n_invariance": ("P2", "n-invariance", "O(λM) = O(M) for a positive integer λ: only proportions matter."),
-    "convex_additivity": ("P3", "Convex additivity",
+    "symmetry": ("W1", "Symmetry", "O(Mᵀ) = O(M): swapping classes and clusters changes nothing."),
+    "n_invariance": ("W2", "n-invariance", "O(λM) = O(M) for a positive integer λ: only proportions matter."),
+    "convex_additivity": ("W3", "Convex additivity",
                           "For a partition P and a refinement P′: O(M(P, P′)) = Σₗ (nₗ/n)·O(Mₗ), where Mₗ "
                           "compares block l of P, as one class, with its parts in P′ — the value is the "
                           "size-weighted mean over P's blocks (Meilă 2007)."),
-    "left_domain_complete": ("P4", "Left-domain completeness",
+    "left_domain_complete": ("W4", "Left-domain completeness",
                              "Statistically independent rows and columns get the worst value: 0 for a "
                              "higher-is-better measure, 1 for a lower-is-better one."),
-    "right_domain_complete": ("P5", "Right-domain completeness",
+    "right_domain_complete": ("W5", "Right-domain completeness",
                               "A perfect match gets the best value: 1 for a higher-is-better measure, 0 for a "
                               "lower-is-better one."),
 }
@@ -48,8 +51,8 @@ METRIC_AXIOMS = {"identity": ("Identity", "d(X, X) = 0"),
                  "symmetry": ("Symmetry", "d(X, Y) = d(Y, X)"),
                  "triangle": ("Triangle inequality", "d(X, Z) ≤ d(X, Y) + d(Y, Z)")}
 # Short column titles (the caption spells them out), so eight columns fit beside the names.
-MATRIX_COLUMNS = {"symmetry": "P1 symm.", "n_invariance": "P2 n-inv.", "convex_additivity": "P3 convex",
-                  "left_domain_complete": "P4 left", "right_domain_complete": "P5 right",
+MATRIX_COLUMNS = {"symmetry": "W1 symm.", "n_invariance": "W2 n-inv.", "convex_additivity": "W3 convex",
+                  "left_domain_complete": "W4 left", "right_domain_complete": "W5 right",
                   "metric_identity": "d(X,X)=0", "metric_symmetry": "d symm.", "metric_triangle": "triangle"}
 # How evidence fields read on the page.
 EVIDENCE_LABELS = {
@@ -89,7 +92,7 @@ def show_evidence(ev: dict) -> None:
     for col, (name, frame) in zip(cols, tables.items()):
         with col:
             st.caption(f"Table {name}" if name != "counterexample" else "Counterexample table")
-            st.table(frame)
+            st.table(styled(frame))
 
 
 def show_check(name: str, entry: dict) -> None:
@@ -98,7 +101,7 @@ def show_check(name: str, entry: dict) -> None:
     with st.container(border=True):
         verdict = (f"holds on all {entry['checked']} seeded cases" if entry["holds"]
                    else f"fails — counterexample below ({entry['checked']} seeded cases)")
-        st.markdown(f"{MARK[entry['holds']]} **{title}** (Wu et al.'s {number}) — {verdict}")
+        st.markdown(f"{MARK[entry['holds']]} **{title}** ({number}: Wu et al.'s {WU_PRINTED[name]}) — {verdict}")
         st.caption(statement)
         notes = []
         if "registry" in entry:
@@ -156,21 +159,28 @@ def line_figure(x, y, x_title: str, y_title: str, current_x=None, name: str = ""
     # visible span around the values.
     lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
     pad = max(0.1 * (hi - lo), 0.02 * max(abs(lo), abs(hi)), 1e-3)
-    data = [{"type": "scatter", "mode": "lines+markers", "x": list(x), "y": y, "name": name,
+    x_title, y_title, x = escape_label(x_title), escape_label(y_title), list(x)
+    # Six significant digits in the hover: this chart shows whether a value moves (n-invariance,
+    # a split), and a move can sit in the fifth digit.
+    data = [{"type": "scatter", "mode": "lines+markers", "x": x, "y": y, "name": escape_label(name),
              "line": {"color": PALETTE[0]},
-             "hovertemplate": f"{x_title} = %{{x}}<br>{y_title} = %{{y:.6g}}<extra></extra>"}]
+             "customdata": [[fmt(a), fmt(b, 6)] for a, b in zip(x, y)],
+             "hovertemplate": f"{x_title} = %{{customdata[0]}}<br>{y_title} = %{{customdata[1]}}<extra></extra>"}]
     shapes = []
     if current_x is not None:
         shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": current_x, "x1": current_x, "y0": 0,
                        "y1": 1, "line": {"color": "#444", "dash": "dash", "width": 1}})
     layout = {"height": height, "margin": {"l": 10, "r": 10, "t": 20, "b": 40}, "shapes": shapes,
               "xaxis": {"title": {"text": x_title}, "type": "log" if log_x else "linear"},
-              "yaxis": {"title": {"text": y_title}, "tickformat": ".4~g", "range": [lo - pad, hi + pad]},
+              "yaxis": {"title": {"text": y_title}, "range": [lo - pad, hi + pad]},
               "showlegend": False}
     return figure(data, layout)
 
 
 # ---------------------------------------------------------------- VI's range against NVI's
+# The demos' tabs are bound to the URL parameter TAB_KEY (its value is the label); links to the
+# range demo (the lesson, Home) name RANGE_TAB.
+TAB_KEY, RANGE_TAB = "p_tab", "VI's range grows with n"
 CLASS_SIZE = 10       # [RR09] §5: classes of 10 items
 R_NOISE = 3           # solution R's noise in [RR09] Table 1
 RANGE_CLASSES = (2, 3, 4, 5, 10, 20, 50, 100, 200)
@@ -215,14 +225,16 @@ def range_figure(curve: pd.DataFrame, keys: list[str]) -> go.Figure:
         layout[f"yaxis{ax}"] = {"domain": [0, 0.88], "anchor": f"x{ax}", "rangemode": "tozero"}
         for j, sol in enumerate(sols):
             g = curve[(curve["key"] == k) & (curve["solution"] == sol)]
-            data.append({"type": "scatter", "mode": "lines+markers", "name": sol, "legendgroup": sol,
-                         "showlegend": i == 0, "x": g["n"].tolist(), "y": g["value"].tolist(),
-                         "xaxis": f"x{ax}", "yaxis": f"y{ax}", "line": {"color": PALETTE[j % len(PALETTE)]},
-                         "customdata": g["classes"].tolist(),
-                         "hovertemplate": f"{sol}<br>n = %{{x}} (%{{customdata}} classes)<br>{m.symbol} = "
-                                          "%{y:.4f}<extra></extra>"})
+            data.append({"type": "scatter", "mode": "lines+markers", "name": escape_label(sol),
+                         "legendgroup": escape_label(sol), "showlegend": i == 0, "x": g["n"].tolist(),
+                         "y": g["value"].tolist(), "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                         "line": {"color": PALETTE[j % len(PALETTE)]},
+                         "customdata": [[fmt(n), fmt(c), fmt(v)] for n, c, v in
+                                        zip(g["n"].tolist(), g["classes"].tolist(), g["value"].tolist())],
+                         "hovertemplate": f"%{{fullData.name}}<br>n = %{{customdata[0]}} (%{{customdata[1]}} "
+                                          f"classes)<br>{escape_label(m.symbol)} = %{{customdata[2]}}<extra></extra>"})
         arrow = "↑" if m.higher_is_better else "↓"
-        annotations.append({"text": f"<b>{m.symbol}</b> ({arrow} better)", "xref": f"x{ax} domain",
+        annotations.append({"text": f"<b>{escape_label(m.symbol)}</b> ({arrow} better)", "xref": f"x{ax} domain",
                             "yref": "paper", "x": 0.5, "y": 0.9, "yanchor": "bottom", "showarrow": False})
     layout.update({"height": 380, "annotations": annotations, "margin": {"l": 10, "r": 10, "t": 40, "b": 40},
                    "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0}})
@@ -237,8 +249,9 @@ def table12() -> dict:
     return resources.read_json("paper_values", "wu2009_table12.json")
 
 
-# Table 12's columns P1–P5 → check_properties' names.
-WU_COLUMN = {v[0]: k for k, v in WU_PROPERTIES.items()}
+# check_properties' names → the number Wu et al. print (Table 12's columns P1–P5), and back.
+WU_PRINTED = {k: "P" + v[0].removeprefix("W") for k, v in WU_PROPERTIES.items()}
+WU_COLUMN = {printed: k for k, printed in WU_PRINTED.items()}
 
 
 def printed_cells() -> dict[tuple[str, str], tuple[str, str, bool]]:
@@ -336,7 +349,7 @@ def wu_explanations(long: pd.DataFrame) -> list[tuple[str, list[str]]]:
     out, covered = [], set()
     for entry in t["differences"]["cells"]:
         cells = [(k, p) for k, p in bad
-                 if printed[(k, p)][0] in entry["measures"] and WU_PROPERTIES[p][0] in entry["properties"]]
+                 if printed[(k, p)][0] in entry["measures"] and WU_PRINTED[p] in entry["properties"]]
         covered.update(cells)
         if cells:
             out.append((entry["why"], [f"{printed[c][0]} {WU_PROPERTIES[c[1]][0]}" for c in cells]))

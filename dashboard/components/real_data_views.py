@@ -21,6 +21,7 @@ import metrics
 from metrics import experiments
 
 from .lines import line_panels
+from .readout import escape_label
 
 DATASETS = {
     "iris": "Iris — 150 flowers, 3 species of 50",
@@ -140,8 +141,8 @@ def long_values(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def measures_figure(long: pd.DataFrame, keys: list[str], true_k: int, log_x: bool):
     """Every chosen measure against k, one panel per measure, one line per algorithm."""
-    titles = {k: f"<b>{metrics.MEASURES[k].symbol}</b> ({'↑' if metrics.MEASURES[k].higher_is_better else '↓'} "
-                 f"better)" for k in keys}
+    titles = {k: f"<b>{escape_label(metrics.MEASURES[k].symbol)}</b> "
+                 f"({'↑' if metrics.MEASURES[k].higher_is_better else '↓'} better)" for k in keys}
     return line_panels(long, x="k", y="value", series="algorithm_name", panel="measure", panel_titles=titles,
                        panel_order=keys, series_order=[ALGORITHMS[a] for a in ALGORITHMS],
                        colors={ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()},
@@ -155,9 +156,10 @@ def goodness_figure(long: pd.DataFrame, keys: list[str], algorithms: list[str], 
     names = {k: metrics.MEASURES[k].symbol for k in keys}
     sub = long.assign(symbol=long["measure"].map(names))
     return line_panels(sub, x="k", y="goodness", series="symbol", panel="algorithm", panel_order=algorithms,
-                       panel_titles=ALGORITHMS, series_order=[names[k] for k in keys], x_title="number of clusters k",
+                       panel_titles={a: escape_label(t) for a, t in ALGORITHMS.items()},
+                       series_order=[names[k] for k in keys], x_title="number of clusters k",
                        y_title="goodness (1 = best)", vlines=[(true_k, f" {true_k} classes")], log_x=log_x,
-                       cols=min(len(algorithms), 3), y_range=[-0.02, 1.02], hover_format=".3f")
+                       cols=min(len(algorithms), 3), y_range=[-0.02, 1.02])
 
 
 def cv_figure(frame: pd.DataFrame, cv0: float, true_k: int, log_x: bool):
@@ -170,7 +172,7 @@ def cv_figure(frame: pd.DataFrame, cv0: float, true_k: int, log_x: bool):
                        colors={**{ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()}, "CV_0 (classes)": "#000000"},
                        dashes={"CV_0 (classes)": "dash", ALGORITHMS["random"]: "dot"},
                        x_title="number of clusters k", y_title="CV of the sizes", vlines=[(true_k, "")],
-                       log_x=log_x, panel_height=300, hover_format=".3f")
+                       log_x=log_x, panel_height=300)
 
 
 def class_cv(data: Dataset) -> float:

@@ -22,6 +22,8 @@ import streamlit as st
 
 import metrics
 
+from .readout import escape_markdown
+
 CLASS_COL = "class"
 # Tables larger than this are not written into the URL (links must stay short enough to share).
 MAX_URL_CELLS = 400
@@ -84,7 +86,8 @@ def problems_text(problems: list[str]) -> str:
     """A short Markdown list of the first problems (and how many more)."""
     shown = problems[:MAX_LISTED_PROBLEMS]
     more = len(problems) - len(shown)
-    lines = [f"- {p}" for p in shown] + ([f"- … and {more} more"] if more else [])
+    # Problems quote the user's class and cluster names: escaped, so "a*b*" is not set in italics.
+    lines = [f"- {escape_markdown(p)}" for p in shown] + ([f"- … and {more} more"] if more else [])
     return "\n".join(lines)
 
 

@@ -1,165 +1,76 @@
-"""Label files → labels → one :class:`metrics.Contingency`.
+"""The upload panel: files → :mod:`metrics.io` → one :class:`metrics.Contingency`.
 
-Accepted: CSV, TSV (or .txt with tabs or commas) and Parquet; one file holding a gold and a
-cluster column, or two files with one labelling each (same items, same order). Every problem a
-file can have ends in a ``ValueError`` whose message says what is wrong and what to do; the
-page shows it with ``st.error``.
+The panel parses nothing itself. ``metrics.io`` reads the bytes (format, encoding and delimiter
+from the content; UTF-8 or UTF-16), applies the one missing-value rule (an empty cell is
+missing; ``NA``, ``null``… are labels unless the checkbox says otherwise) and builds the table,
+exactly as ``partition-lab score`` does on the same file. Here the choices are made with
+controls, and messages name those controls, never Python arguments.
 
-Large files (10^6 rows and more) are read in chunks with a progress callback, parsed once per
-upload (kept in the session), and the table is built once per choice of columns.
+Every choice (layout, header, missing-value handling, columns, and the files themselves) is
+kept in the session, so switching to another source or layout and back loses nothing. A file
+is parsed once per upload (with a progress bar) and kept in the session; the table is built
+once per choice of columns and options.
 """
 
 from __future__ import annotations
 
-import io
-import re
-from collections.abc import Callable
-from pathlib import PurePath
-
-import pandas as pd
 import streamlit as st
 
 import metrics
+from metrics import io as mio
+from metrics.formatting import format_number
 
-TEXT_TYPES = ("csv", "tsv", "txt")
-PARQUET_TYPES = ("parquet", "pq")
-SUPPORTED = TEXT_TYPES + PARQUET_TYPES
-CHUNK_ROWS = 250_000
 # The default byte limit of one file, in MB (2^20 bytes) as Streamlit counts them: the same number
-# as ``server.maxUploadSize`` in .streamlit/config.toml. The server refuses larger uploads, but the
-# panel checks again with the live option (AppTest and other callers bypass the server's check).
+# as ``server.maxUploadSize`` in .streamlit/config.toml. The panel reads the live option; the server
+# refuses larger uploads, and the panel checks again (AppTest and other callers bypass the server).
 MAX_UPLOAD_MB = 200
 _CACHE_ENTRIES = 6
+_CACHE, _CHOICES, _KEPT = "_upload_cache", "_upload_choices", "_upload_kept"
 
-Progress = Callable[[float], None]
-
-
-# ---------------------------------------------------------------- reading files (no Streamlit)
-def read_labels_file(name: str, data: bytes, header: bool = True, progress: Progress | None = None,
-                     max_mb: float = MAX_UPLOAD_MB) -> pd.DataFrame:
-    """The columns of an uploaded file; text files keep labels as strings, exactly as written."""
-    ext = PurePath(name).suffix.lower().lstrip(".")
-    if ext not in SUPPORTED:
-        raise ValueError(f"{name}: unsupported file type {ext or '(none)'!r}; use CSV, TSV or Parquet")
-    if not data:
-        raise ValueError(f"{name} is empty: upload a file with one row per item")
-    if len(data) > max_mb * 2**20:
-        raise ValueError(f"{name} is {len(data) / 2**20:,.0f} MB, over the upload limit of {max_mb:g} MB: "
-                         "upload a Parquet version (much smaller) or a sample, or score the full file with "
-                         "the `partition-lab score` command line")
-    if data.startswith(b"PK\x03\x04") and ext in TEXT_TYPES:
-        raise ValueError(f"{name} is a ZIP archive (an Excel .xlsx workbook?), not {ext.upper()} text: "
-                         "save it as 'CSV UTF-8' from the spreadsheet program and upload that")
-    df = _read_parquet(name, data, progress) if ext in PARQUET_TYPES else _read_text(name, data, ext, header, progress)
-    if df.shape[1] == 0:
-        raise ValueError(f"{name} has no columns")
-    if df.shape[0] == 0:
-        raise ValueError(f"{name} has column names but no data rows: add one row per item")
-    df.columns = [str(c) for c in df.columns]
-    return df
+LAYOUTS = {"one": "one file, two columns", "two": "two files (gold, clusters)", "table": "a contingency table"}
+NA_TEXT_LABEL = "Treat NA, NaN, null, None… as missing"
+DROPNA_LABEL = "Leave out rows with a missing label"
 
 
-def _read_text(name: str, data: bytes, ext: str, header: bool, progress: Progress | None) -> pd.DataFrame:
-    if b"\x00" in data[:65536]:
-        raise ValueError(f"{name} looks like a binary file, not CSV/TSV text (Parquet files need a .parquet name)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{name} is not UTF-8 text (undecodable byte at position {exc.start}): "
-                         "save it as UTF-8 CSV or TSV") from None
-    if not text.strip():
-        raise ValueError(f"{name} holds only blank space: upload a file with one row per item")
-    first_line = text.split("\n", 1)[0]
-    sep = "\t" if ext == "tsv" or (ext == "txt" and "\t" in first_line) else ","
-    total_lines = max(text.count("\n"), 1)
-    chunks, done = [], 0
-    try:
-        reader = pd.read_csv(io.StringIO(text), sep=sep, header=0 if header else None, dtype=str,
-                             skipinitialspace=True, chunksize=CHUNK_ROWS)
-        for chunk in reader:
-            chunks.append(chunk)
-            done += len(chunk)
-            if progress:
-                progress(min(done / total_lines, 1.0))
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{name} has no columns to read") from None
-    except pd.errors.ParserError as exc:
-        raise ValueError(f"{name}: {_explain_parser_error(str(exc), sep)}") from None
-    if not chunks:
-        raise ValueError(f"{name} has column names but no data rows: add one row per item")
-    df = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
-    if not header:
-        df.columns = [f"column {i + 1}" for i in range(df.shape[1])]
-    return df
+# ---------------------------------------------------------------- messages in the app's words
+def size_problem(name: str, size_bytes: int, limit_mb: float) -> str | None:
+    """Why a file is too large to upload (with what to do), or None."""
+    if size_bytes <= limit_mb * 2**20:
+        return None
+    return (f"{name} is {format_number(size_bytes / 2**20)} MB, over the upload limit of {format_number(limit_mb)} MB: "
+            "upload a Parquet version (far smaller) or a sample, or count the whole file with the command line "
+            f"`partition-lab score {name}`, which reads big files with DuckDB without loading them")
 
 
-def _explain_parser_error(message: str, sep: str) -> str:
-    m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", message)
-    what = "tabs" if sep == "\t" else "commas"
-    if m:
-        expected, line, saw = m.groups()
-        return (f"line {line} has {saw} fields where the first line has {expected} (a ragged file): "
-                f"every line needs the same number of {what}")
-    return f"could not be read as {'TSV' if sep == chr(9) else 'CSV'} ({message.strip()})"
+def app_message(exc: ValueError) -> str:
+    """The message of a reader error, with advice that names this panel's controls."""
+    if isinstance(exc, mio.MissingLabelsError):
+        text = (f"{exc.describe('gold', 'cluster')}. Tick '{DROPNA_LABEL}' to score the other rows, "
+                "or fill in the labels in the file")
+        if exc.na_values:
+            text += f" (texts such as NA count as missing because '{NA_TEXT_LABEL}' is ticked)"
+        return text + "."
+    if isinstance(exc, mio.UnmatchedIdsError):
+        return f"{exc.describe()}. Tick '{DROPNA_LABEL}' to leave those rows out."
+    if isinstance(exc, mio.EmptyTableError):
+        advice = ("untick the missing-value options or fill in the labels" if "missing" in exc.reason
+                  else "upload a file with at least one item")
+        return f"{exc}: {advice}."
+    return str(exc)
 
 
-def _read_parquet(name: str, data: bytes, progress: Progress | None) -> pd.DataFrame:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    if not data.startswith(b"PAR1"):
-        raise ValueError(f"{name} is not a Parquet file (it lacks the PAR1 signature): "
-                         "if it holds CSV text, give it a .csv name")
-    try:
-        pf = pq.ParquetFile(io.BytesIO(data))
-        total = max(pf.metadata.num_rows, 1)
-        batches, done = [], 0
-        for batch in pf.iter_batches(batch_size=CHUNK_ROWS):
-            batches.append(batch)
-            done += batch.num_rows
-            if progress:
-                progress(min(done / total, 1.0))
-        table = pa.Table.from_batches(batches, schema=pf.schema_arrow) if batches else pf.schema_arrow.empty_table()
-        return table.to_pandas()
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise ValueError(f"{name} could not be read as Parquet ({exc})") from None
+def limit_caption() -> str:
+    """What may be uploaded and what to do with bigger files (shown before any upload)."""
+    limit = st.get_option("server.maxUploadSize")
+    return (f"Up to {format_number(limit)} MB per file. CSV, TSV or Parquet, recognised by their content "
+            "(any file name; gzip-compressed text too), UTF-8 or UTF-16 text. For bigger files: save them as "
+            "Parquet (far smaller than CSV), or score them with the command line `partition-lab score FILE`, "
+            "which counts big files with DuckDB without loading them.")
 
 
-# ---------------------------------------------------------------- labels → table
-def missing_counts(gold: pd.Series, pred: pd.Series) -> tuple[int, int, int]:
-    """(missing gold labels, missing cluster labels, rows with either missing)."""
-    g, p = gold.isna().to_numpy(), pred.isna().to_numpy()
-    return int(g.sum()), int(p.sum()), int((g | p).sum())
-
-
-def labels_to_contingency(gold: pd.Series, pred: pd.Series, missing: str = "error") -> metrics.Contingency:
-    """The table of two label columns; ``missing`` is ``"drop"`` (leave such rows out) or ``"error"``."""
-    if missing not in ("drop", "error"):
-        raise ValueError(f"missing must be 'drop' or 'error', got {missing!r}")
-    if len(gold) != len(pred):
-        raise ValueError(f"the gold labels have {len(gold)} rows and the cluster labels {len(pred)}: "
-                         "both must list the same items in the same order")
-    n_gold, n_pred, n_rows = missing_counts(gold, pred)
-    if n_rows:
-        if missing == "error":
-            first = int((gold.isna().to_numpy() | pred.isna().to_numpy()).argmax())
-            raise ValueError(f"{n_rows} row(s) have a missing label (gold: {n_gold}, cluster: {n_pred}; first at "
-                             f"data row {first + 1}): choose 'drop' to leave them out, or fill them in the file")
-        keep = ~(gold.isna().to_numpy() | pred.isna().to_numpy())
-        gold, pred = gold[keep], pred[keep]
-        if len(gold) == 0:
-            raise ValueError("every row has a missing label: nothing is left to count — fill in the labels, "
-                             "or choose other columns")
-    try:
-        t = metrics.Contingency.from_labels(gold.to_numpy(), pred.to_numpy())
-    except TypeError as exc:  # e.g. a Parquet column of lists or maps: labels must be hashable
-        raise ValueError(f"labels must be plain text or numbers, one per row ({exc})") from None
-    return t
-
-
-# ---------------------------------------------------------------- the Streamlit panel
+# ---------------------------------------------------------------- session state
 def _cache() -> dict:
-    return st.session_state.setdefault("_upload_cache", {})
+    return st.session_state.setdefault(_CACHE, {})
 
 
 def _remember(key, value) -> None:
@@ -169,92 +80,191 @@ def _remember(key, value) -> None:
         cache.pop(next(iter(cache)))
 
 
-def _parsed(uploaded, header: bool) -> pd.DataFrame:
-    """The file's columns, read once per upload (with a progress bar) and kept in the session."""
-    key = ("file", uploaded.file_id, header)
+def _restore(key: str, default, options=None) -> None:
+    """Before drawing widget ``key``: its kept value (Streamlit drops the state of widgets not drawn)."""
+    ss = st.session_state
+    choices = ss.setdefault(_CHOICES, {})
+    if key in ss and (options is None or ss[key] in options):
+        return
+    kept = choices.get(key, default)
+    ss[key] = kept if options is None or kept in options else default
+
+
+def _keep(key: str) -> None:
+    st.session_state.setdefault(_CHOICES, {})[key] = st.session_state.get(key)
+
+
+def _forget_file(key: str) -> None:
+    # The user removed the file from the uploader (its ×): drop the kept one too.
+    if st.session_state.get(key) is None:
+        st.session_state.setdefault(_KEPT, {}).pop(key, None)
+
+
+def _drop_kept(key: str) -> None:
+    st.session_state.setdefault(_KEPT, {}).pop(key, None)
+
+
+def _uploaded(label: str, key: str):
+    """The uploader ``key``'s file — or, when the uploader was redrawn empty after a switch, the file
+    uploaded there before (kept in the session, with a note and a button to forget it)."""
+    f = st.file_uploader(label, key=key, on_change=_forget_file, args=(key,))
+    kept = st.session_state.setdefault(_KEPT, {})
+    if f is not None:
+        kept[key] = f
+        return f
+    f = kept.get(key)
+    if f is not None:
+        c1, c2 = st.columns([4, 1])
+        c1.caption(f"Using {f.name}, uploaded before. Upload a file above to replace it.")
+        c2.button("Forget it", key=f"{key}_forget", on_click=_drop_kept, args=(key,))
+    return f
+
+
+# ---------------------------------------------------------------- reading through metrics.io
+def _read(uploaded, header: bool, what: str):
+    """The file's labels (``what="labels"``) or table (``"table"``), read once per upload and kept."""
+    key = (what, uploaded.file_id, header)
     cache = _cache()
     if key not in cache:
-        bar = st.progress(0.0, text=f"Reading {uploaded.name} …")
-        try:
-            result = read_labels_file(uploaded.name, uploaded.getvalue(), header,
-                                      progress=lambda f: bar.progress(f, text=f"Reading {uploaded.name} … {f:.0%}"),
-                                      max_mb=st.get_option("server.maxUploadSize"))
-        except ValueError as exc:
-            result = exc
-        except Exception as exc:  # noqa: BLE001 — a reader's own failure on odd input still ends in st.error
-            result = ValueError(f"{uploaded.name} could not be read ({type(exc).__name__}: {exc})")
-        finally:
-            bar.empty()
-        _remember(key, result)
+        problem = size_problem(uploaded.name, uploaded.size, st.get_option("server.maxUploadSize"))
+        if problem:
+            _remember(key, ValueError(problem))
+        else:
+            bar = st.progress(0.0, text=f"Reading {uploaded.name} …")
+            try:
+                if what == "table":
+                    result = mio.contingency_from_table_file(uploaded.getvalue(), name=uploaded.name, header=header)
+                else:
+                    result = mio.read_labels(uploaded.getvalue(), name=uploaded.name, header=header, progress=lambda f:
+                                             bar.progress(f, text=f"Reading {uploaded.name} … {f:.0%}"))
+            except ValueError as exc:
+                result = exc
+            except Exception as exc:  # noqa: BLE001 — a reader's own failure on odd input still ends in st.error
+                result = ValueError(f"{uploaded.name} could not be read ({type(exc).__name__}: {exc})")
+            finally:
+                bar.empty()
+            _remember(key, result)
     result = cache[key]
     if isinstance(result, ValueError):
         raise result
     return result
 
 
-def _pick_column(df: pd.DataFrame, label: str, default: int, key: str) -> str:
-    cols = list(df.columns)
-    return st.selectbox(label, cols, index=min(default, len(cols) - 1), key=key)
+def _column(labels, title: str, default: int, key: str, header: bool) -> str:
+    cols = labels.columns
+    _restore(key, cols[min(default, len(cols) - 1)], cols)
+    choice = st.selectbox(title, cols, key=key, format_func=str if header else (lambda c: f"column {c}"))
+    _keep(key)
+    return choice
+
+
+def _notes(*labels) -> None:
+    for lc in labels:
+        for note in lc.notes:
+            st.info(note)
+
+
+def _labels_table(prefix: str, layout: str, header: bool, na_values: tuple[str, ...], dropna: bool):
+    """(table, missing-label report) of the label layouts, or None while files are missing."""
+    if layout == "one":
+        f = _uploaded("Labels (CSV, TSV or Parquet), one row per item", f"{prefix}_file")
+        if f is None:
+            st.info("Upload a file with a gold-class column and a cluster column.")
+            return None
+        lc = _read(f, header, "labels")
+        _notes(lc)
+        if len(lc.columns) < 2:
+            raise ValueError(f"{f.name} has one column; it needs a gold column and a cluster column. "
+                             "Upload a file with two columns, or choose 'two files'.")
+        c1, c2 = st.columns(2)
+        with c1:
+            gold_col = _column(lc, "Gold class column", 0, f"{prefix}_gold_col", header)
+        with c2:
+            pred_col = _column(lc, "Cluster column", 1, f"{prefix}_pred_col", header)
+        gold, pred, names, ids = lc.raw[gold_col], lc.raw[pred_col], (f.name, f.name), (f.file_id, gold_col, pred_col)
+    else:
+        c1, c2 = st.columns(2)
+        with c1:
+            fg = _uploaded("Gold labels", f"{prefix}_file_gold")
+        with c2:
+            fp = _uploaded("Cluster labels", f"{prefix}_file_pred")
+        if fg is None or fp is None:
+            st.info("Upload both files: the gold classes and the clusters of the same items, in the same order.")
+            return None
+        lg, lp = _read(fg, header, "labels"), _read(fp, header, "labels")
+        _notes(lg, lp)
+        with c1:
+            gold_col = _column(lg, "Gold column", 0, f"{prefix}_gold_col", header)
+        with c2:
+            pred_col = _column(lp, "Cluster column", 0, f"{prefix}_pred_col", header)
+        gold, pred, names = lg.raw[gold_col], lp.raw[pred_col], (fg.name, fp.name)
+        ids = (fg.file_id, fp.file_id, gold_col, pred_col)
+    key = ("table", ids, header, na_values, dropna)
+    if key not in _cache():
+        try:
+            table = mio.contingency_from_columns(gold, pred, dropna=dropna, na_values=na_values,
+                                                 gold_source=names[0], pred_source=names[1])
+            report = mio.missing_report(gold, pred, na_values) if dropna else None
+            _remember(key, (table, report))
+        except ValueError as exc:
+            _remember(key, exc)
+    result = _cache()[key]
+    if isinstance(result, ValueError):
+        raise result
+    return result
 
 
 def upload_panel(prefix: str) -> metrics.Contingency | None:
-    """Upload controls; the table of the chosen label columns, or None (with the reason shown)."""
-    layout = st.radio("Files", ["one", "two"], key=f"{prefix}_layout", horizontal=True,
-                      format_func={"one": "one file, two columns", "two": "two files (gold, clusters)"}.get)
-    header = st.checkbox("First row holds column names", value=True, key=f"{prefix}_header")
+    """Upload controls; the table of the chosen file(s), or None (with the reason shown)."""
+    _restore(f"{prefix}_layout", "one", list(LAYOUTS))
+    layout = st.radio("Files", list(LAYOUTS), key=f"{prefix}_layout", horizontal=True, format_func=LAYOUTS.get)
+    _keep(f"{prefix}_layout")
+    st.caption(limit_caption())
+    _restore(f"{prefix}_header", True)
+    header = st.checkbox("First row holds column names", key=f"{prefix}_header")
+    _keep(f"{prefix}_header")
+    na_values: tuple[str, ...] = ()
+    dropna = False
+    if layout != "table":
+        c1, c2 = st.columns(2)
+        with c1:
+            _restore(f"{prefix}_na_text", False)
+            if st.checkbox(NA_TEXT_LABEL, key=f"{prefix}_na_text",
+                           help="Off: every text is a label, so a class called \"NA\" stays a class; only empty "
+                           f"cells are missing. On: these texts are missing too: {', '.join(mio.COMMON_NA_TEXTS)}."):
+                na_values = mio.COMMON_NA_TEXTS
+            _keep(f"{prefix}_na_text")
+        with c2:
+            _restore(f"{prefix}_dropna", False)
+            dropna = st.checkbox(DROPNA_LABEL, key=f"{prefix}_dropna",
+                                 help="Off: a row with a missing label stops with a message naming the rows. "
+                                 "On: such rows are left out of the table (and counted below it).")
+            _keep(f"{prefix}_dropna")
+    report = None
     try:
-        if layout == "one":
-            f = st.file_uploader("Labels (CSV, TSV or Parquet), one row per item", type=list(SUPPORTED),
-                                 key=f"{prefix}_file")
+        if layout == "table":
+            f = _uploaded("Contingency table (CSV, TSV or Parquet): rows gold classes, columns clusters",
+                          f"{prefix}_file_table")
             if f is None:
-                st.info("Upload a file with a gold-class column and a cluster column.")
+                st.info("Upload a table of counts: one row per gold class, one column per cluster, "
+                        "the class names in the first column.")
                 return None
-            df = _parsed(f, header)
-            if df.shape[1] < 2:
-                st.error(f"{f.name} has one column; it needs a gold column and a cluster column. "
-                         "Upload a file with two columns, or choose 'two files'.")
-                return None
-            c1, c2 = st.columns(2)
-            with c1:
-                gold_col = _pick_column(df, "Gold class column", 0, f"{prefix}_gold_col")
-            with c2:
-                pred_col = _pick_column(df, "Cluster column", 1, f"{prefix}_pred_col")
-            gold, pred, ids = df[gold_col], df[pred_col], (f.file_id, gold_col, pred_col)
+            t = _read(f, header, "table")
         else:
-            c1, c2 = st.columns(2)
-            with c1:
-                fg = st.file_uploader("Gold labels", type=list(SUPPORTED), key=f"{prefix}_file_gold")
-            with c2:
-                fp = st.file_uploader("Cluster labels", type=list(SUPPORTED), key=f"{prefix}_file_pred")
-            if fg is None or fp is None:
-                st.info("Upload both files: the gold classes and the clusters of the same items, in the same order.")
+            result = _labels_table(prefix, layout, header, na_values, dropna)
+            if result is None:
                 return None
-            dg, dp = _parsed(fg, header), _parsed(fp, header)
-            with c1:
-                gold_col = _pick_column(dg, "Gold column", 0, f"{prefix}_gold_col")
-            with c2:
-                pred_col = _pick_column(dp, "Cluster column", 0, f"{prefix}_pred_col")
-            gold, pred, ids = dg[gold_col], dp[pred_col], (fg.file_id, fp.file_id, gold_col, pred_col)
-        policy = "error"
-        n_gold, n_pred, n_rows = missing_counts(gold, pred) if len(gold) == len(pred) else (0, 0, 0)
-        if n_rows:
-            policy = st.radio(f"{n_rows} row(s) have a missing label (gold: {n_gold}, cluster: {n_pred})",
-                              ["drop", "error"], key=f"{prefix}_missing", horizontal=True,
-                              format_func={"drop": "drop those rows", "error": "stop with an error"}.get)
-        key = ("table", ids, header, policy)
-        if key not in _cache():
-            try:
-                _remember(key, labels_to_contingency(gold, pred, policy))
-            except ValueError as exc:
-                _remember(key, exc)
-        t = _cache()[key]
-        if isinstance(t, ValueError):
-            raise t
+            t, report = result
     except ValueError as exc:
-        st.error(str(exc))
+        st.error(app_message(exc))
         return None
-    note = f" ({n_rows} row(s) with a missing label dropped)" if n_rows else ""
-    st.caption(f"{t.n:,} items, {t.shape[0]:,} classes, {t.shape[1]:,} clusters{note}.")
+    note = ""
+    if report is not None and report.items:
+        rows = sorted(set(report.gold_rows) | set(report.pred_rows))[:mio.MissingLabelsError.SHOWN]
+        note = (f" ({format_number(report.items)} row(s) with a missing label left out, first at "
+                f"{mio.errors.rows_text(rows, report.items)})")
+    st.caption(f"{format_number(t.n)} items, {format_number(t.shape[0])} classes, "
+               f"{format_number(t.shape[1])} clusters{note}.")
     if t.n < 2:
         st.warning("Only one item: every measure is at a degenerate value. Upload more rows for a meaningful table.")
     return t

@@ -10,11 +10,11 @@ import pytest
 
 import metrics
 from metrics import generators
+from metrics import io as mio
 from dashboard.components import morph
 from dashboard.components.compare import NA, A, B, TIE, preference_table, prefers, verdict
 from dashboard.components.tables import (decode_table, display_frame, editor_frame, encode_table, fingerprint,
                                          frame_from_editor, table_csv)
-from dashboard.components.upload import labels_to_contingency, missing_counts, read_labels_file
 
 
 # ---------------------------------------------------------------- editor frames
@@ -169,17 +169,19 @@ def test_classes_sweep_range():
 
 
 # ---------------------------------------------------------------- files and labels
+# The upload panel parses nothing itself: it calls metrics.io (tests/test_reader.py covers the
+# reader in depth; tests/dashboard/test_upload_panel.py the panel). These check the calls it makes.
 def test_csv_tsv_and_parquet_are_read():
-    df = read_labels_file("x.csv", b"gold,cluster\na,1\nb,2\n")
+    df = mio.read_labels(b"gold,cluster\na,1\nb,2\n", name="x.csv").raw
     assert df.columns.tolist() == ["gold", "cluster"] and df["cluster"].tolist() == ["1", "2"]
-    df = read_labels_file("x.tsv", b"g\tk\na\t1\n")
+    df = mio.read_labels(b"g\tk\na\t1\n", name="x.tsv").raw
     assert df.shape == (1, 2)
-    df = read_labels_file("x.csv", b"a,1\nb,2\n", header=False)
-    assert df.shape == (2, 2) and df.columns.tolist() == ["column 1", "column 2"]
+    df = mio.read_labels(b"a,1\nb,2\n", name="x.csv", header=False).raw
+    assert df.shape == (2, 2) and df.columns.tolist() == ["1", "2"]
     buf = io.BytesIO()
     pd.DataFrame({"g": [1, 1, 2], "k": ["x", "y", "y"]}).to_parquet(buf)
     seen = []
-    df = read_labels_file("x.parquet", buf.getvalue(), progress=seen.append)
+    df = mio.read_labels(buf.getvalue(), name="x.parquet", progress=seen.append).raw
     assert df["g"].tolist() == [1, 1, 2] and seen and seen[-1] == 1.0
 
 
@@ -187,44 +189,45 @@ def test_csv_tsv_and_parquet_are_read():
     ("x.csv", b"", "empty"),
     ("x.csv", b"   \n  \n", "blank"),
     ("x.csv", bytes(range(256)) * 8, "binary"),
-    ("x.csv", b"\xff\xfe\xfa,ok\n", "UTF-8"),
+    ("x.csv", b"\xff\xfe\xfa,ok\n", "UTF-16"),  # a UTF-16 byte-order mark, then bytes that are not UTF-16
+    ("x.csv", b"\xfa\xfb,ok\n", "UTF-8"),
     ("x.csv", b"g,k\na,1\nb,2,3\n", "line 3 has 3 fields"),
     ("x.csv", b"g,k\n", "no data rows"),
-    ("x.parquet", b"g,k\na,1\n", "Parquet"),
     ("x.parquet", b"PAR1garbage", "Parquet"),
-    ("x.xlsx", b"whatever", "unsupported"),
+    ("x.xlsx", b"PK\x03\x04whatever", "ZIP archive"),
 ])
 def test_bad_files_raise_clear_errors(name, data, message):
     with pytest.raises(ValueError, match=message):
-        read_labels_file(name, data)
+        mio.read_labels(data, name=name)
 
 
 def test_missing_labels_drop_or_error():
     gold = pd.Series(["a", None, "b", "b"])
     pred = pd.Series(["1", "1", None, "2"])
-    assert missing_counts(gold, pred) == (1, 1, 2)
-    with pytest.raises(ValueError, match="2 row"):
-        labels_to_contingency(gold, pred, "error")
-    t = labels_to_contingency(gold, pred, "drop")
+    report = mio.missing_report(gold, pred)
+    assert (report.gold, report.pred, report.items) == (1, 1, 2)
+    with pytest.raises(mio.MissingLabelsError, match="2 item"):
+        mio.contingency_from_columns(gold, pred)
+    t = mio.contingency_from_columns(gold, pred, dropna=True)
     assert t.n == 2
     with pytest.raises(ValueError, match="same items"):
-        labels_to_contingency(gold, pred.iloc[:3])
-    with pytest.raises(ValueError, match="nothing is left"):
-        labels_to_contingency(pd.Series([None, None]), pd.Series(["1", "2"]), "drop")
+        mio.contingency_from_columns(gold, pred.iloc[:3])
+    with pytest.raises(mio.EmptyTableError, match="the table holds no items"):
+        mio.contingency_from_columns(pd.Series([None, None]), pd.Series(["1", "2"]), dropna=True)
 
 
 def test_unhashable_labels_are_a_clear_error():
     gold = pd.Series([[1, 2], [3]], dtype=object)
     with pytest.raises(ValueError, match="plain text or numbers|1-D"):
-        labels_to_contingency(gold, pd.Series(["a", "b"]))
+        mio.contingency_from_columns(gold, pd.Series(["a", "b"]))
 
 
 def test_labels_table_equals_metrics_from_labels():
     rng = np.random.default_rng(1)
     g, k = rng.integers(0, 5, 500), rng.integers(0, 7, 500)
     data = pd.DataFrame({"g": g, "k": k}).to_csv(index=False).encode()
-    df = read_labels_file("x.csv", data)
-    t = labels_to_contingency(df["g"], df["k"])
+    df = mio.read_labels(data, name="x.csv").raw
+    t = mio.contingency_from_columns(df["g"], df["k"])
     ref = metrics.Contingency.from_labels(g, k)
     # String labels come in another order than integers: same table up to row/column order,
     # so the values agree up to summation order.

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 import metrics
 from dashboard.components.compare import prefers
 from dashboard.components.presets import load_presets
+from dashboard.components.readout import escape_label
 from dashboard.components.scenarios import SCENARIOS
 from dashboard.components.tables import decode_table
 from apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
@@ -84,7 +85,8 @@ def test_log_base_beta_and_families():
     goodness = chart(at, "lab_goodness")
     assert {t["name"] for t in goodness["data"]} == {metrics.FAMILIES["pairs"], metrics.FAMILIES["elementwise"]}
     hover = [d[4] for t in goodness["data"] for d in t["customdata"]]
-    assert set(hover) == {metrics.MEASURES[k].description for k in keys}
+    # The description, escaped for Plotly and wrapped so that the hover box fits a narrow chart.
+    assert {h.replace("<br>", " ") for h in hover} == {escape_label(metrics.MEASURES[k].description) for k in keys}
     values = shown_measures(at)
     for trace in goodness["data"]:
         ms = [next(m for m in metrics.MEASURES.values() if m.symbol == sym) for sym in trace["y"]]
@@ -263,7 +265,7 @@ def test_upload_two_files_and_parquet():
     ("ragged.csv", b"gold,cluster\na,1\nb,2,9\nc,3\n", "ragged"),
     ("header.csv", b"gold,cluster\n", "no data rows"),
     ("single.csv", b"gold\na\nb\n", "one column"),
-    ("fake.parquet", b"gold,cluster\na,1\n", "Parquet"),
+    ("fake.parquet", b"PAR1gold,cluster\na,1\n", "Parquet"),  # the PAR1 signature, then no Parquet
 ])
 def test_bad_uploads_end_in_an_error_message(name, data, words):
     at = upload_page({"lab_upload_file": (name, data)})
@@ -284,14 +286,16 @@ def test_mismatched_files_end_in_an_error_message():
 def test_missing_labels_are_counted_and_dropped_or_refused():
     data = b"gold,cluster\na,1\n,1\nb,\nb,2\nc,2\n"
     at = upload_page({"lab_upload_file": ("nan.csv", data)})
-    radio = at.radio(key="lab_upload_missing")
-    assert "2 row(s)" in radio.label and "gold: 1" in radio.label and "cluster: 1" in radio.label
-    assert radio.value == "drop"
+    # Refused by default (as on the command line), naming the counts, the rows and the control.
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "2 item(s) have a missing label (gold: 1, cluster: 1; an empty cell), first at data rows 2, 3 of nan.csv. "
+        "Tick 'Leave out rows with a missing label' to score the other rows, or fill in the labels in the file."]
+    at.checkbox(key="lab_upload_dropna").check().run()
     no_trouble(at)
     assert shown_measures(at) == pytest.approx(
         metrics.evaluate(metrics.Contingency.from_labels(["a", "b", "c"], ["1", "2", "2"])), rel=1e-12)
-    radio.set_value("error").run()
-    assert not at.exception and any("missing label" in e.value for e in at.error)
+    assert any("2 row(s) with a missing label left out, first at data rows 2, 3" in c.value for c in at.caption)
 
 
 def test_a_single_row_is_a_warning_not_a_crash():
@@ -350,7 +354,8 @@ def test_compare_defaults_to_singletons_against_solution_r():
     # V is the odd one out — the divergence the page is about — and is highlighted.
     assert df["disagrees"].tolist() == [True, False, False, False, False]
     spec = chart(at, "cmp_preference")
-    assert any(a.get("text") == "disagrees" for a in spec["layout"]["annotations"])
+    # Marked in the words of what it means: against the majority of the measures chosen.
+    assert any(a.get("text") == "against the majority" for a in spec["layout"]["annotations"])
 
 
 @pytest.mark.parametrize("key", list(PRESETS))

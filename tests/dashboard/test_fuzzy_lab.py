@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 import metrics
 from dashboard.components import fuzzy_views as fz
 from metrics import experiments
+from metrics.formatting import format_number
 from apptest_utils import chart, decoded, no_trouble, open_app
 
 PAGE = "app_pages/fuzzy_lab.py"
@@ -69,8 +70,8 @@ def test_worked_example_shows_metrics_values():
     table2 = frame_with(at, "Σ")
     assert table2["Σ"].tolist() == tables["fuzzy"].col_sums.tolist()
     finding = [i.value for i in at.info if "normalisation finding" in i.value][0]
-    assert f"{metrics.MEASURES['fuzzy_v_joint'](tables['fuzzy']):.4f}" in finding
-    assert f"{metrics.MEASURES['v_measure'](tables['fuzzy']):.4f}" in finding
+    assert f"**{format_number(metrics.MEASURES['fuzzy_v_joint'](tables['fuzzy']))}**" in finding
+    assert f"**{format_number(metrics.MEASURES['v_measure'](tables['fuzzy']))}**" in finding
     assert any(link.proto.page == "gallery" for link in at.page_link)
 
 
@@ -148,19 +149,29 @@ def test_unknown_link_values_are_named():
 
 
 # ---------------------------------------------------------------- the experiments
+EXP2, EXP3 = "Experiment 2: random clusterings", "Experiment 3: softness"
+
+
 def test_experiments_show_metrics_reruns():
+    """Each experiment in its tab, opened by the URL (?fz_tab=…); only the open tab runs."""
     at = open_page()
     no_trouble(at)
+    ids = " ".join(c.proto.id for c in at.get("plotly_chart"))
+    assert "fz_exp1" in ids and "fz_exp2" not in ids and "fz_exp3" not in ids
     e1 = experiments.experiment1(fz.sizes_up_to(16, 8), 5, 0)
     summary = frame_with(at, "fuzzy_higher")
     pd.testing.assert_frame_equal(summary.reset_index(drop=True), experiments.summarize(e1), check_dtype=False)
-    boxes = chart(at, "fz_exp1")["data"]
+    boxes = [t for t in chart(at, "fz_exp1")["data"] if t["type"] == "box"]
     assert decoded(boxes[0]["y"]) == e1["fuzzy"].tolist() and decoded(boxes[1]["y"]) == e1["count"].tolist()
 
+    at = open_page(fz_tab=EXP2)
+    no_trouble(at)
     e2 = experiments.experiment2(fz.even_sizes(20), 1, 0)
     lines = {t["name"]: decoded(t["y"]) for t in chart(at, "fz_exp2")["data"]}
     assert lines[fz.VARIANT_LABELS["fuzzy"]] == e2["fuzzy"].tolist()
 
+    at = open_page(fz_tab=EXP3)
+    no_trouble(at)
     e3 = experiments.experiment3(50, 3, 0)
     shown = frame_with(at, "fuzzy_diss")
     assert shown[["fuzzy", "count", "fuzzy_diss", "count_diss"]].to_numpy().tolist() == \
@@ -168,7 +179,7 @@ def test_experiments_show_metrics_reruns():
 
 
 def test_experiment_controls_rerun_with_new_settings():
-    at = open_page()
+    at = open_page(fz_tab=EXP3)
     at.number_input(key="fz_eseed").set_value(3).run()
     at.slider(key="fz_e3_steps").set_value(5).run()
     no_trouble(at)

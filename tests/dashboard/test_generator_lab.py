@@ -71,6 +71,12 @@ def default_page() -> AppTest:
     return open_page()
 
 
+@pytest.fixture(scope="module")
+def properties_page() -> AppTest:
+    """The P1–P7 tab, opened by its URL parameter (as the lesson and Home link to it)."""
+    return open_page(g_tab=gv.PROPERTIES_TAB)
+
+
 # ---------------------------------------------------------------- the table and its measures
 def test_defaults_build_figure_3_and_show_metrics_values(default_page):
     at = default_page
@@ -266,8 +272,19 @@ def rates() -> pd.DataFrame:
     return properties.dom_property_rates()
 
 
-def test_table_2_beside_ours_with_differences_highlighted(default_page, rates):
-    at = default_page
+def test_p1_p7_has_its_own_tab_that_a_link_opens(default_page, properties_page):
+    # The default tab builds and sweeps; P1–P7 is not computed there (only the open tab runs) ...
+    assert default_page.session_state[gv.TAB_KEY] == gv.LAB_TAB
+    assert not table2_frames(default_page) and has_chart(default_page, "gen_heatmap")
+    # ... and the link's tab shows Table 2 at the top of the page, without the sliders' work.
+    no_trouble(properties_page)
+    assert properties_page.session_state[gv.TAB_KEY] == gv.PROPERTIES_TAB
+    assert len(table2_frames(properties_page)) == 2 and not properties_page.get("plotly_chart")
+    assert [t.label for t in properties_page.tabs] == [gv.LAB_TAB, gv.PROPERTIES_TAB]
+
+
+def test_table_2_beside_ours_with_differences_highlighted(properties_page, rates):
+    at = properties_page
     ours, printed = table2_frames(at)
     direct = rates.set_index(["measure", "property"])["rate"]
     assert list(ours.index) == list(RH_TABLE_2["rates"]) == list(printed.index)
@@ -287,7 +304,7 @@ def test_table_2_beside_ours_with_differences_highlighted(default_page, rates):
     assert differs.loc["Rand", "P1"] and not differs.loc["Rand", "P3"]
 
 
-def test_every_differing_cell_has_its_own_explanation(default_page, rates):
+def test_every_differing_cell_has_its_own_explanation(properties_page, rates):
     comparison = gv.table2_comparison(rates)
     found = gv.explanations(comparison)
     cells = [c for _, where in found for c in where]
@@ -295,14 +312,14 @@ def test_every_differing_cell_has_its_own_explanation(default_page, rates):
     assert differing and set(cells) == differing
     whys = [why for why, _ in found]
     assert not any(w.startswith("No specific explanation") for w in whys), found   # the JSON names each one
-    shown = texts(default_page)
+    shown = texts(properties_page)
     for why, where in found:
         assert why in shown and ", ".join(where) in shown
     assert RH_TABLE_2["differences"]["general"] in shown
 
 
-def test_every_measure_rates_table_equals_dom_property_rates(default_page, rates):
-    (frame,) = frames(default_page, lambda f: "symbol" in f.columns and "P1" in f.columns)
+def test_every_measure_rates_table_equals_dom_property_rates(properties_page, rates):
+    (frame,) = frames(properties_page, lambda f: "symbol" in f.columns and "P1" in f.columns)
     assert list(frame.index) == list(dict.fromkeys(rates["measure"]))
     for r in rates.itertuples():
         assert frame.at[r.measure, r.property] == r.rate, (r.measure, r.property)
@@ -310,7 +327,7 @@ def test_every_measure_rates_table_equals_dom_property_rates(default_page, rates
 
 
 def test_failing_steps_on_demand():
-    at = open_page()
+    at = open_page(g_tab=gv.PROPERTIES_TAB)
     at.toggle(key="g_fail").set_value(True).run()
     no_trouble(at)
     assert at.selectbox(key="g_fm").value == "rand" and at.selectbox(key="g_fp").value == "P1"

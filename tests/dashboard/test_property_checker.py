@@ -60,7 +60,7 @@ def test_defaults_check_vi_live(default_page):
     text = markdown(at)
     for name, (number, title, _) in pv.WU_PROPERTIES.items():
         mark = "✓" if direct[name]["holds"] else "✗"
-        assert f"{mark} **{title}** (Wu et al.'s {number})" in text, name
+        assert f"{mark} **{title}** ({number}: Wu et al.'s {pv.WU_PRINTED[name]})" in text, name
     # VI is a metric: the three axioms hold.
     assert "✓ **Metric axioms**" in text
     # VI is not left-domain complete in Wu's sense (it is 1 only for VI_n): the counterexample is shown.
@@ -269,7 +269,7 @@ def table() -> pd.DataFrame:
 
 
 def matrix(at: AppTest) -> pd.DataFrame:
-    (frame,) = frames(at, lambda f: "P1 symm." in f.columns)
+    (frame,) = frames(at, lambda f: "W1 symm." in f.columns)
     return frame
 
 
@@ -303,7 +303,7 @@ def test_wu_printed_cells_are_marked_and_disagreements_explained(default_page, t
     flagged = [(i, c) for i in dis.index for c in dis.columns if dis.at[i, c]]
     assert len(flagged) == len(disagreements) == 1 and disagreements == ["ε_n P1"]
     found = pv.wu_explanations(table)
-    assert [where for _, where in found] == [["ε_n P1"]]
+    assert [where for _, where in found] == [["ε_n W1"]]      # Wu's P1, shown as W1 (Dom's P1 is another)
     assert not found[0][0].startswith("No explanation")
     assert found[0][0] in markdown(default_page)
 

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 import metrics
 from dashboard.components import real_data_views as rd
 from metrics import experiments, generators
+from metrics.formatting import format_number
 from apptest_utils import chart, decoded, no_trouble, open_app
 
 PAGE = "app_pages/real_data.py"
@@ -69,8 +70,8 @@ def test_default_page_shows_metrics_values():
     # CV_0 and the DCV at the true k (3 classes).
     at3 = want[(want["k"] == 3) & (want["algorithm"] == "K-means")].iloc[0]
     text = " ".join(m.value for m in at.markdown)
-    assert f"DCV = CV_1 − CV_0 = **{at3['dcv']:.3f}**" in text
-    assert f"CV_0 = {generators.cv([50, 50, 50]):.3f}" in text
+    assert f"DCV = CV_1 − CV_0 = **{format_number(at3['dcv'])}**" in text
+    assert f"CV_0 = {format_number(generators.cv([50, 50, 50]))}" in text
     csv = [b for b in at.get("download_button") if "rd_dl" in b.proto.id]
     assert len(csv) == 1
 

@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from e2e_support import CHROMIUM
+from e2e_support import CHROMIUM, launch
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,7 +46,12 @@ def server(tmp_path_factory):
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
-             "--browser.gatherUsageStats", "false"],
+             "--browser.gatherUsageStats", "false",
+             # As .streamlit/config.toml: no ForwardMsg cache (its expiry races fast input: "Cached
+             # ForwardMsg MISS"), and no warning for the bound widgets the app assigns on purpose.
+             "--global.minCachedMessageSize", "1e9", "--global.disableWidgetStateDuplicationWarning", "true",
+             # As .streamlit/config.toml: no forced gc.collect(2) after every run (most of a rerun's CPU).
+             "--runner.postScriptGC", "false"],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -71,18 +76,21 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
-    """A persistent chromium context (a fresh profile) with a tall viewport: Streamlit scrolls an
-    inner container, so a screenshot shows only what fits in the viewport."""
+def playwright():
+    """The one Playwright driver of the session (its sync API cannot be started twice at once)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), headless=True,
-            viewport={"width": 1400, "height": 2600},
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright, tmp_path_factory):
+    """A persistent chromium context (a fresh profile) with a tall viewport: Streamlit scrolls an
+    inner container, so a screenshot shows only what fits in the viewport."""
+    ctx = launch(playwright, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+

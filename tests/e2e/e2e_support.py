@@ -1,4 +1,4 @@
-"""Constants of the browser tests (a module of their own: `conftest` is not importable by name)."""
+"""Constants and helpers of the browser tests (a module of their own: `conftest` is not importable by name)."""
 
 from pathlib import Path
 
@@ -13,3 +13,12 @@ MARKER_JS = """() => {
   const line = (morph._fullLayout.shapes || []).find(s => s.type === 'line');
   return line ? line.x0 : null;
 }"""
+
+
+def launch(playwright, profile):
+    """Debian's chromium with a fresh profile in ``profile`` (a second one is a second browser) and a
+    tall viewport: Streamlit scrolls an inner container, so a screenshot shows only what fits."""
+    return playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), headless=True, viewport={"width": 1400, "height": 2600},
+        args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync"])

@@ -1,0 +1,243 @@
+"""What a user reads, in one place: numbers in the one format, labels as written, chart text large
+enough to read from the back of a room.
+
+Numbers
+    Every number shown — table cells, chart labels, hovers, captions — goes through
+    :func:`metrics.formatting.format_number` (4 significant digits, thousands separators for
+    counts, integers without decimals, no ``-0``). Tables go through :func:`show_frame`: a pandas
+    ``Styler`` carries the formatted text for display while the cells keep their numbers, so a
+    click on a column header still sorts numerically; where sorting is moot (one measure per row,
+    on different scales) or a table is too large for a Styler, the text travels in a column of
+    its own beside the hidden numbers. Either way ``AppTest`` reads the values, and CSV downloads
+    are written from the unformatted frames (full precision).
+
+Labels
+    Plotly reads ``<b>``, ``<i>``, ``<br>``, ``<a href>`` … in every text it draws (ticks, legend,
+    hover, annotations), and decodes the entities ``&lt; &gt; &amp;`` and ``&#N;`` after it has
+    looked for tags (plotly.js ``svg_text_utils``). :func:`escape_label` escapes ``&``, ``<`` and
+    ``>`` (no quotes: Plotly does not decode ``&quot;``), so ``<b>bold</b>`` is drawn as those
+    characters, and ``%`` (a label is then safe even inside a ``hovertemplate``). Every figure
+    builder escapes each label it receives, once: class and cluster names, solution and series
+    names, titles; numbers reach hovers as preformatted ``customdata``. Markdown reads ``*``,
+    ``_``, ``[`` …: :func:`escape_markdown` backslash-escapes them. ``st.dataframe`` draws cells
+    as plain text (nothing to escape).
+
+Fonts
+    :func:`readable` gives every figure explicit font sizes ≥ :data:`MIN_FONT` (11 px): the base
+    font, ticks, legend, hover labels and annotations, and bar/heatmap text, whose Plotly default
+    ("auto") shrinks text to fit a bar or cell — to 4 px for a small class.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+import pandas as pd
+import streamlit as st
+
+from metrics.formatting import format_number
+
+__all__ = [
+    "BASE_FONT",
+    "MIN_FONT",
+    "TEXT_FONT",
+    "as_text",
+    "escape_label",
+    "escape_markdown",
+    "format_number",
+    "readable",
+    "show_frame",
+    "styled",
+    "wrap",
+]
+
+MIN_FONT = 11    # px: nothing smaller anywhere in a chart
+BASE_FONT = 13   # px: the figure's font (ticks, legend, axis titles)
+TEXT_FONT = 12   # px: text drawn on marks (bar and cell labels, panel notes)
+HOVER_FONT = 13  # px
+
+
+# ---------------------------------------------------------------- labels
+def escape_label(text) -> str:
+    """``text`` as Plotly must receive it to draw it as written: ``&``, ``<``, ``>`` escaped, and
+    ``%`` as ``&#37;`` so that a label can never form a ``%{…}`` placeholder in a template it
+    ends up in (Plotly decodes the entity when it draws)."""
+    return html.escape(str(text), quote=False).replace("%", "&#37;")
+
+
+# Marks that change inline Markdown in Streamlit: emphasis, code, links, HTML, math ($), colour and
+# emoji directives (:red[…], :smile:), tables (|). A label sits inside a sentence, so the marks
+# that matter only at the start of a line (1. - + #) are left alone, except # (headings in cells).
+_MARKDOWN_SPECIALS = "\\`*_{}[]<>#|~$:"
+
+
+def escape_markdown(text) -> str:
+    """``text`` for ``st.markdown``/``st.caption``/``st.table`` cells: the inline Markdown marks
+    backslash-escaped (CommonMark allows escaping any ASCII punctuation), so ``a*b*``,
+    ``[x](y)`` or ``$x$`` stay literal."""
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in str(text))
+
+
+def wrap(text: str, width: int = 48) -> str:
+    """Plain text broken into lines of at most ~``width`` characters with ``<br>`` (Plotly hover
+    boxes do not wrap by themselves and are cut at the chart's edge). Escapes ``text`` first."""
+    words, lines, line = escape_label(text).split(" "), [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    if line:
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+# ---------------------------------------------------------------- tables
+# A Styler costs ~5 ms a table plus ~40 µs a cell (pandas renders every cell: 21 ms for the 46 × 9
+# measure table, 8 s for 15,000 failing steps × 13), about three times the text columns' cost.
+# Above this many cells the numbers are sent as text beside the hidden numeric columns, so no
+# table costs a rerun more than ~45 ms.
+STYLER_MAX_CELLS = 1000
+SHOWN_SUFFIX = " (shown)"
+
+
+def _is_number_column(s: pd.Series) -> bool:
+    if pd.api.types.is_bool_dtype(s):
+        return False
+    if pd.api.types.is_numeric_dtype(s):
+        return True
+    # Object columns of numbers and None (a measure not defined for a table).
+    return s.dtype == object and len(s) > 0 and all(
+        v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in s)
+
+
+def number_columns(frame: pd.DataFrame) -> list:
+    """The columns of ``frame`` that hold numbers (booleans excepted)."""
+    return [c for c in frame.columns if _is_number_column(frame[c])]
+
+
+def _formatter(digits: int, percent: bool = False):
+    if percent:
+        return lambda v: "—" if v is None or pd.isna(v) else f"{format_number(100 * float(v), digits)} %"
+    if digits == 4:
+        return format_number
+    return lambda v: format_number(v, digits)
+
+
+def styled(frame: pd.DataFrame, columns: Iterable | None = None, percent: Iterable = (), digits: int = 4):
+    """A ``Styler`` that shows ``frame``'s numbers (``columns``, default every number column) with
+    :func:`format_number` and ``percent`` columns (shares in [0, 1]) as percentages; a numeric
+    index is formatted too. The frame's values are left as they are (they sort as numbers)."""
+    percent = [c for c in percent if c in frame.columns]
+    cols = [c for c in (number_columns(frame) if columns is None else columns)
+            if c in frame.columns and c not in percent]
+    s = frame.style
+    if cols:
+        s = s.format(_formatter(digits), subset=cols)
+    if percent:
+        s = s.format(_formatter(digits, percent=True), subset=percent)
+    if pd.api.types.is_numeric_dtype(frame.index) and not pd.api.types.is_bool_dtype(frame.index):
+        s = s.format_index(_formatter(digits), axis=0)
+    return s
+
+
+def as_text(frame: pd.DataFrame, columns: Iterable | None = None, percent: Iterable = (), digits: int = 4,
+            column_config: dict | None = None, column_order: Iterable | None = None):
+    """``(frame, column_config, column_order)`` showing each number column as a right-aligned
+    text column ``"<name> (shown)"`` in its place, under its own header; the numeric column stays
+    in the frame, hidden (for ``AppTest`` and anything else reading the values). Its header sorts
+    as text: for tables whose rows are not comparable by value (one measure per row) or too large
+    for a Styler."""
+    percent = [c for c in percent if c in frame.columns]
+    cols = [c for c in (number_columns(frame) if columns is None else columns) if c in frame.columns]
+    out = frame.copy()
+    config = dict(column_config or {})
+    order = list(column_order if column_order is not None else frame.columns)
+    for c in cols:
+        shown = f"{c}{SHOWN_SUFFIX}"
+        fmt = _formatter(digits, percent=c in percent)
+        out[shown] = [fmt(v) for v in frame[c].tolist()]
+        own = config.get(c) or {}
+        label = own.get("label") if isinstance(own, dict) and own.get("label") else str(c)
+        help_text = own.get("help") if isinstance(own, dict) else None
+        config[shown] = st.column_config.TextColumn(label, help=help_text, alignment="right",
+                                                    width=own.get("width") if isinstance(own, dict) else None)
+        order = [shown if o == c else o for o in order]
+    return out, config, order
+
+
+def show_frame(frame, *, key: str, columns: Iterable | None = None, percent: Iterable = (), digits: int = 4,
+               sortable: bool = True, column_config: dict | None = None, column_order: Iterable | None = None,
+               **kwargs) -> None:
+    """``st.dataframe`` of ``frame`` with its numbers in the one number format.
+
+    ``sortable`` tables that fit :data:`STYLER_MAX_CELLS` go through :func:`styled` (headers
+    sort by value); others through :func:`as_text`. ``column_config`` entries must not set a
+    ``format`` for formatted columns: Streamlit lets a column's format win over the Styler.
+    ``digits`` > 4 only where a table exists to show differences in later digits.
+    """
+    if sortable and frame.size <= STYLER_MAX_CELLS:
+        st.dataframe(styled(frame, columns, percent, digits), key=key, column_config=column_config,
+                     column_order=column_order, **kwargs)
+        return
+    data, config, order = as_text(frame, columns, percent, digits, column_config, column_order)
+    st.dataframe(data, key=key, column_config=config, column_order=order, **kwargs)
+
+
+# ---------------------------------------------------------------- charts
+_AXIS_PREFIXES = ("xaxis", "yaxis")
+
+
+def _font(spec: dict | None, size: int) -> dict:
+    out = dict(spec or {})
+    out["size"] = max(int(out.get("size") or size), MIN_FONT)
+    return out
+
+
+def readable(data: list[dict], layout: dict) -> tuple[list[dict], dict]:
+    """``(data, layout)`` with every font size set explicitly and at least :data:`MIN_FONT`:
+
+    * the figure's font, the hover labels (left-aligned, so wrapped lines read as a paragraph),
+      the legend, every axis' ticks and title, every annotation;
+    * text drawn on marks (``text`` / ``texttemplate``) at :data:`TEXT_FONT`, for bars without
+      Plotly's shrink-to-fit (``constraintext: "none"``): the builders draw a mark's text only
+      where it fits at that size (outside a bar, or in cells large enough);
+    * axes with thousands separators and no SI suffixes ("1,500", not "1.5k").
+
+    Called by every figure builder of the dashboard; the spec-level test walks every chart of
+    every page and checks the result.
+    """
+    layout = dict(layout)
+    layout["font"] = _font(layout.get("font"), BASE_FONT)
+    hover = dict(layout.get("hoverlabel") or {})
+    hover["font"] = _font(hover.get("font"), HOVER_FONT)
+    hover.setdefault("align", "left")
+    layout["hoverlabel"] = hover
+    if layout.get("showlegend", True) is not False:
+        legend = dict(layout.get("legend") or {})
+        legend["font"] = _font(legend.get("font"), BASE_FONT)
+        layout["legend"] = legend
+    if isinstance(layout.get("title"), dict):
+        layout["title"] = {**layout["title"], "font": _font(layout["title"].get("font"), BASE_FONT + 2)}
+    for name in list(layout):
+        if name.startswith(_AXIS_PREFIXES) and isinstance(layout[name], dict):
+            ax = dict(layout[name])
+            ax["tickfont"] = _font(ax.get("tickfont"), BASE_FONT - 1)
+            if isinstance(ax.get("title"), dict):
+                ax["title"] = {**ax["title"], "font": _font(ax["title"].get("font"), BASE_FONT)}
+            if ax.get("type") != "category":
+                ax.setdefault("separatethousands", True)
+                ax.setdefault("exponentformat", "none")
+            layout[name] = ax
+    if layout.get("annotations"):
+        layout["annotations"] = [{**a, "font": _font(a.get("font"), TEXT_FONT)} for a in layout["annotations"]]
+    out = []
+    for trace in data:
+        if trace.get("text") is not None or trace.get("texttemplate"):
+            trace = {**trace, "textfont": _font(trace.get("textfont"), TEXT_FONT)}
+            if trace.get("type") == "bar":
+                trace.setdefault("constraintext", "none")
+        out.append(trace)
+    return out, layout

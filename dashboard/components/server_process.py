@@ -1,0 +1,22 @@
+"""Settings of the server process, applied once, when ``dashboard/app.py`` first imports this module.
+
+**One BLAS thread.** NumPy and SciPy each ship OpenBLAS, which by default starts a thread per core
+for every matrix product large enough and keeps them spinning while they wait for work. A Streamlit
+server already runs one script thread per session; on the 2-core machines the app is meant for, the
+spinning threads burned several times the CPU of the work itself (the Fuzzy lab's dissimilarity
+products: 15 ms of CPU per table with the default threads, 1 ms with one — benchmarks/bench_dashboard.py
+measures the server's CPU). Concurrent sessions are the parallelism a server needs.
+
+(The other server-wide setting, no forced garbage collection after every script run, is a Streamlit
+option: ``runner.postScriptGC`` in ``.streamlit/config.toml``.)
+"""
+
+from __future__ import annotations
+
+# Load both OpenBLAS copies (NumPy's, and SciPy's through scipy.linalg) before limiting them:
+# threadpoolctl limits the libraries loaded at the time of the call. Every page imports both anyway.
+import numpy  # noqa: F401
+import scipy.linalg  # noqa: F401
+from threadpoolctl import threadpool_limits
+
+threadpool_limits(limits=1, user_api="blas")

@@ -1,0 +1,247 @@
+"""The DuckDB engine: ``GROUP BY gold, pred`` inside an embedded DuckDB, over the files themselves.
+
+The labels never enter Python; memory follows the number of non-zero cells (DuckDB spills to a
+temporary directory if even that does not fit). Files are read with the reader's rules: each
+file is sniffed (:func:`~metrics.io.sniff`) and scanned with exactly the dialect found there
+(no DuckDB auto-detection), every cell as text (``all VARCHAR``), ``nullstr`` = the empty string
+plus ``na_values``, short lines padded with NULL as pandas pads them; Parquet strings that are
+empty or in ``na_values`` and float NaN become NULL in the scan. UTF-16 files are transcoded to
+UTF-8 in the temporary directory first (DuckDB's own UTF-16 support reads big-endian files as
+empty). So both engines see the same cells and the same missing labels.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import os
+import re
+import shutil
+import tempfile
+import threading
+
+import numpy as np
+
+from ..contingency import Contingency
+from .cells import table_from_cells
+from .errors import MissingLabelsError
+from .files import Source, check_alignment, no_items_left
+from .read import _optional, _first_line, text_names
+from .sniff import FileKind
+
+_TRANSCODE_CHUNK = 1 << 22
+
+
+def _sql_str(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _q(s: str) -> str:
+    return '"' + s.replace('"', '""') + '"'
+
+
+class _Scans:
+    """SQL for reading each file of a source, with missing cells as NULL."""
+
+    def __init__(self, con, tmp: str, na_values: tuple[str, ...], parallel: bool = True):
+        self.con, self.tmp, self.na_values, self.parallel = con, tmp, na_values, parallel
+        self._utf8: dict[str, str] = {}
+
+    def _plain_utf8(self, path: str, kind: FileKind) -> str:
+        """A UTF-8 copy of a UTF-16 file (decompressed), written once into the temporary directory."""
+        if path not in self._utf8:
+            out = os.path.join(self.tmp, f"utf8-{len(self._utf8)}.txt")
+            opener = gzip.open if kind.compression == "gzip" else open
+            decoder = codecs.getincrementaldecoder("utf-16")("strict")
+            with opener(path, "rb") as src, open(out, "w", encoding="utf-8", newline="") as dst:
+                while chunk := src.read(_TRANSCODE_CHUNK):
+                    dst.write(decoder.decode(chunk))
+                dst.write(decoder.decode(b"", final=True))
+            self._utf8[path] = out
+        return self._utf8[path]
+
+    def file(self, path: str, kind: FileKind, header: bool, wanted: list[tuple[str, str]]) -> str:
+        """``SELECT col AS alias, … FROM <scan of path>`` with the missing rule applied."""
+        if kind.fmt == "parquet":
+            scan = f"read_parquet({_sql_str(path)})"
+            types = {row[0]: row[1] for row in self.con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()}
+            cols = []
+            for col, alias in wanted:
+                t = types[col]
+                if t.endswith("]") or t.split("(")[0] in ("STRUCT", "MAP", "UNION"):
+                    raise ValueError(f"{path}: column {col!r} holds {t} values: labels must be plain text or numbers")
+                if t == "VARCHAR":
+                    texts = ", ".join(_sql_str(v) for v in ("", *self.na_values))
+                    cols.append(f"CASE WHEN {_q(col)} IN ({texts}) THEN NULL ELSE {_q(col)} END AS {alias}")
+                elif t in ("FLOAT", "DOUBLE"):
+                    cols.append(f"CASE WHEN isnan({_q(col)}) THEN NULL ELSE {_q(col)} END AS {alias}")
+                else:
+                    cols.append(f"{_q(col)} AS {alias}")
+            return f"SELECT {', '.join(cols)} FROM {scan}"
+        names = text_names(kind, header)
+        if kind.encoding == "utf-16":
+            path, compression = self._plain_utf8(path, kind), "none"
+        else:
+            compression = "gzip" if kind.compression == "gzip" else "none"
+        spec = "{" + ", ".join(f"{_sql_str(n)}: 'VARCHAR'" for n in names) + "}"
+        nulls = "[" + ", ".join(_sql_str(v) for v in ("", *self.na_values)) + "]"
+        scan = (f"read_csv({_sql_str(path)}, auto_detect = false, header = {str(header).lower()}, "
+                f"delim = {_sql_str(kind.delimiter)}, quote = '\"', escape = '\"', columns = {spec}, "
+                f"nullstr = {nulls}, null_padding = true, compression = '{compression}', "
+                f"parallel = {str(self.parallel).lower()})")
+        return f"SELECT {', '.join(f'{_q(c)} AS {a}' for c, a in wanted)} FROM {scan}"
+
+    def source(self, src: Source, wanted: list[tuple[str, str]]) -> str:
+        """All files of ``src``, in order, as one relation."""
+        parts = [self.file(p, k, src.header, wanted) for p, k in zip(src.paths, src.kinds)]
+        return "(" + " UNION ALL ".join(parts) + ")"
+
+
+def _explain(exc: Exception, sources) -> str:
+    """DuckDB's error in the reader's words (ragged lines, bad bytes), else its first line."""
+    text = str(exc)
+    named = [(p, k) for s in sources for p, k in zip(s.paths, s.kinds) if os.path.basename(p) in text]
+    name, kind = named[0] if named else (sources[0].name, sources[0].kinds[0])
+    m = re.search(r"Line: (\d+).*?Expected Number of Columns: (\d+) Found: (\d+)", text, re.S)
+    if m:
+        line, expected, saw = m.groups()
+        what = {"\t": "tabs", ",": "commas", ";": "semicolons"}.get(kind.delimiter, "delimiters")
+        return (f"{name}: line {line} has {saw} fields where the first line has {expected} (a ragged file): "
+                f"every line needs the same number of {what}")
+    if "gzip" in text.lower():
+        return (f"{name} could not be read to the end (the gzip data stops early or is damaged): export or download "
+                "it again")
+    if "invalid unicode" in text.lower():
+        return (f"{name} is not UTF-8 text throughout (a byte further down cannot be decoded; Latin-1 or "
+                "Windows-1252?): save it as UTF-8 (in Excel: 'CSV UTF-8') and use that")
+    return f"DuckDB could not read the input: {_first_line(exc)}"
+
+
+def duckdb_contingency(sources, gold, pred, id_col, dropna, na_values, progress) -> Contingency:
+    duckdb = _optional("duckdb", "contingency_from_files (DuckDB engine)")
+    tmp = tempfile.mkdtemp(prefix="partition-lab-duckdb-")
+    # Row alignment (POSITIONAL JOIN) needs the scans in file order; otherwise
+    # dropping that guarantee lets DuckDB aggregate with less memory.
+    ordered = len(sources) == 2 and id_col is None
+    config = {"temp_directory": tmp, "preserve_insertion_order": ordered}
+    try:
+        con = duckdb.connect(":memory:", config=config)
+        # Otherwise DuckDB draws its own progress bar on stdout for queries over 2 s.
+        con.execute("SET enable_progress_bar = false")
+        try:
+            try:
+                return _run(con, _Scans(con, tmp, na_values), sources, gold, pred, id_col, dropna, progress)
+            except duckdb.Error as exc:
+                if "null_padding" not in str(exc):
+                    raise
+                # Quoted line breaks with padded short lines: DuckDB reads those single-threaded.
+                return _run(con, _Scans(con, tmp, na_values, parallel=False), sources, gold, pred, id_col, dropna,
+                            progress)
+        finally:
+            con.close()
+    except duckdb.Error as exc:
+        raise ValueError(_explain(exc, sources)) from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(con, scans: _Scans, sources, gold, pred, id_col, dropna, progress) -> Contingency:
+    con.execute("DROP TABLE IF EXISTS cells")
+    if len(sources) == 1:
+        rel = scans.source(sources[0], [(gold, "g"), (pred, "p")])
+        body = f"SELECT g, p, count(*) AS n, false AS no_g, false AS no_p FROM {rel} GROUP BY ALL"
+    elif id_col is None:
+        gs = scans.source(sources[0], [(gold, "g")])
+        ps = scans.source(sources[1], [(pred, "p")])
+        body = (f"SELECT g, p, count(*) AS n, lg IS NULL AS no_g, lp IS NULL AS no_p FROM "
+                f"(SELECT g, true AS lg FROM {gs}) POSITIONAL JOIN (SELECT p, true AS lp FROM {ps}) GROUP BY ALL")
+    else:
+        gs = scans.source(sources[0], [(id_col, "gi"), (gold, "g")])
+        ps = scans.source(sources[1], [(id_col, "pi"), (pred, "p")])
+        # Presence markers, not the ids: a row with a NULL id matches nothing yet exists.
+        body = (f"SELECT g, p, count(*) AS n, lg IS NULL AS no_g, lp IS NULL AS no_p FROM "
+                f"(SELECT gi, g, true AS lg FROM {gs}) FULL OUTER JOIN "
+                f"(SELECT pi, p, true AS lp FROM {ps}) ON gi = pi GROUP BY ALL")
+    _execute_with_progress(con, f"CREATE TEMP TABLE cells AS {body}", progress)
+
+    both = "NOT no_g AND NOT no_p"
+    stats = con.execute(
+        f"SELECT coalesce(sum(n) FILTER (WHERE {both}), 0),"
+        " coalesce(sum(n) FILTER (WHERE no_p), 0), coalesce(sum(n) FILTER (WHERE no_g), 0),"
+        f" coalesce(sum(n) FILTER (WHERE {both} AND (g IS NULL OR p IS NULL)), 0),"
+        f" coalesce(sum(n) FILTER (WHERE {both} AND g IS NULL), 0),"
+        f" coalesce(sum(n) FILTER (WHERE {both} AND p IS NULL), 0) FROM cells"
+    ).fetchone()
+    matched, gold_only, pred_only, miss_any, miss_g, miss_p = (int(x) for x in stats)
+    if len(sources) == 2:
+        if id_col is None:  # POSITIONAL JOIN pads the shorter side with NULL rows
+            gold_rows, pred_rows = matched + gold_only, matched + pred_only
+        else:
+            gold_rows, pred_rows = (int(con.execute(f"SELECT count(*) FROM {scans.source(s, [(id_col, 'i')])}")
+                                        .fetchone()[0]) for s in sources)
+        check_alignment(gold_rows, pred_rows, matched, gold_only, pred_only, id_col, dropna,
+                        sources[0].name, sources[1].name)
+    if miss_any and not dropna:
+        raise _missing_error(con, scans, sources, gold, pred, id_col, miss_any, miss_g, miss_p)
+    # No ORDER BY: the (few) distinct labels are sorted below instead of the cells.
+    cells = con.execute(f"SELECT g, p, n FROM cells WHERE {both} AND g IS NOT NULL AND p IS NOT NULL").fetchnumpy()
+    counts = np.asarray(cells["n"])
+    if counts.size == 0 or counts.sum() == 0:
+        raise no_items_left(miss_any)
+    return table_from_cells(np.ma.getdata(cells["g"]), np.ma.getdata(cells["p"]), counts)
+
+
+def _missing_error(con, scans: _Scans, sources, gold, pred, id_col, items, n_gold, n_pred) -> MissingLabelsError:
+    """The error, with the first rows of each side found by a second, ordered scan (error path only)."""
+    con.execute("SET preserve_insertion_order = true")
+
+    def first_rows(src: Source, column: str, partner: str | None) -> tuple[str, tuple[int, ...]]:
+        if not (n_gold if column == gold else n_pred):
+            return "", ()
+        for path, kind in zip(src.paths, src.kinds):
+            wanted = [(column, "v")] + ([(id_col, "i")] if partner else [])
+            rel = scans.file(path, kind, src.header, wanted)
+            cond = "v IS NULL" + (f" AND i IN (SELECT i FROM {partner} WHERE i IS NOT NULL)" if partner else "")
+            rows = con.execute(f"SELECT rn FROM (SELECT row_number() OVER () AS rn, * FROM ({rel})) WHERE {cond} "
+                               f"ORDER BY rn LIMIT {MissingLabelsError.SHOWN}").fetchall()
+            if rows:
+                return path, tuple(int(r[0]) for r in rows)
+        return "", ()
+
+    if len(sources) == 1:
+        gname, grows = first_rows(sources[0], gold, None)
+        pname, prows = first_rows(sources[0], pred, None)
+    else:
+        gpart = scans.source(sources[1], [(id_col, "i")]) if id_col else None
+        ppart = scans.source(sources[0], [(id_col, "i")]) if id_col else None
+        gname, grows = first_rows(sources[0], gold, gpart)
+        pname, prows = first_rows(sources[1], pred, ppart)
+    return MissingLabelsError(items=items, gold=n_gold, pred=n_pred, gold_rows=grows, pred_rows=prows,
+                              gold_source=gname or pname, pred_source=pname or gname, na_values=scans.na_values)
+
+
+def _execute_with_progress(con, sql: str, progress) -> None:
+    """Run ``sql``; meanwhile report DuckDB's own estimate of the fraction done."""
+    if progress is None:
+        con.execute(sql)
+        return
+    # Progress tracking without DuckDB's own bar (which would print to stdout).
+    con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0")
+    failure: list[BaseException] = []
+
+    def run():
+        try:
+            con.execute(sql)
+        except BaseException as exc:  # re-raised in the caller's thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="partition-lab-duckdb", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.2)
+        pct = con.query_progress()
+        if pct >= 0:
+            progress(min(pct / 100.0, 1.0))
+    if failure:
+        raise failure[0]
+    progress(1.0)

@@ -1,0 +1,261 @@
+"""Label files on disk → one contingency table: sources, alignment, and the pandas engine."""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..contingency import Contingency
+from .errors import EmptyTableError, MissingLabelsError, UnmatchedIdsError
+from .read import (LabelColumns, _parquet_file, contingency_from_columns, missing_mask, read_labels,
+                   text_names)
+from .sniff import FileKind, sniff
+
+__all__ = ["contingency_from_files", "file_format", "total_size"]
+
+
+def _expand(paths) -> list[str]:
+    """One path, a glob pattern or several of them → existing files, in order."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    out: list[str] = []
+    for p in paths:
+        p = os.fspath(p)
+        if any(ch in p for ch in "*?["):
+            matches = sorted(glob.glob(p))
+            if not matches:
+                raise FileNotFoundError(f"no file matches {p!r}")
+            out.extend(matches)
+        elif os.path.isdir(p):
+            raise IsADirectoryError(f"{p!r} is a directory: give the files (a glob such as '{p}/*.parquet' works)")
+        elif not os.path.exists(p):
+            raise FileNotFoundError(f"file not found: {p!r}")
+        else:
+            out.append(p)
+    if not out:
+        raise ValueError("no input files given")
+    return out
+
+
+def total_size(paths) -> int:
+    """Bytes on disk of the files ``paths`` names (globs expanded)."""
+    return sum(os.path.getsize(p) for p in _expand(paths))
+
+
+def file_format(path) -> str:
+    """``"csv"``, ``"tsv"`` or ``"parquet"``: how the reader reads ``path`` (decided by its content)."""
+    return sniff(_expand(path)[0]).fmt
+
+
+@dataclass(frozen=True)
+class Source:
+    """Files of one schema (shards), each sniffed, and the columns read from them."""
+
+    paths: tuple[str, ...]
+    kinds: tuple[FileKind, ...]
+    columns: tuple[str, ...]
+    header: bool
+    role: str  # "gold", "pred" or "labels": for messages
+
+    @classmethod
+    def open(cls, paths, columns, header: bool, role: str) -> "Source":
+        files = _expand(paths)
+        kinds = tuple(sniff(p) for p in files)
+        fmts = {k.fmt if k.fmt == "parquet" else f"text separated by {k.delimiter!r}" for k in kinds}
+        if len(fmts) > 1:
+            raise ValueError(f"the {role} files mix formats ({', '.join(sorted(fmts))}): give one format per source")
+        for p, k in zip(files, kinds):
+            if k.fmt == "parquet":
+                meta = _parquet_file(p, p)
+                present = list(map(str, meta.schema_arrow.names))
+                empty = meta.metadata.num_rows == 0
+            else:
+                present = text_names(k, header)
+                empty = k.whole and k.records <= int(header)
+            if empty:  # the same words as the pandas reader, whichever engine counts
+                raise ValueError(f"{p} has column names but no data rows: add one row per item")
+            missing = [c for c in columns if c not in present]
+            if missing:
+                raise ValueError(f"{p} has no column {missing[0]!r}; its columns: {', '.join(present)}")
+        return cls(tuple(files), kinds, tuple(columns), header, role)
+
+    @property
+    def fmt(self) -> str:
+        return self.kinds[0].fmt
+
+    @property
+    def name(self) -> str:
+        return self.paths[0] if len(self.paths) == 1 else f"{self.paths[0]} (+{len(self.paths) - 1} files)"
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(n for k in self.kinds for n in k.notes)
+
+
+# ---------------------------------------------------------------------- checks shared by engines
+def check_alignment(gold_rows: int, pred_rows: int, matched: int, gold_only: int, pred_only: int,
+                    id_col: str | None, dropna: bool, gold: str, pred: str) -> None:
+    """Two sources must describe the same items, once each.
+
+    By row: equal row counts. By id: with g(x), p(x) the rows holding id x on each
+    side, an outer join yields Σ g·p matched rows. ``matched + gold_only == gold_rows``
+    holds iff p(x) = 1 for every id on both sides (g·p ≥ g, equality iff p = 1), and
+    symmetrically — so two counts detect duplicated ids without a DISTINCT pass.
+    """
+    if id_col is None:
+        if gold_rows != pred_rows:
+            raise ValueError(f"{gold} has {gold_rows:,} rows but {pred} has {pred_rows:,}: files aligned by row "
+                             "must have the same length (or join them with an id column)")
+        return
+    if matched + gold_only != gold_rows:
+        raise ValueError(f"id column {id_col!r} is not unique in {pred}: ids of {gold} match "
+                         f"{matched + gold_only - gold_rows:,} extra row(s)")
+    if matched + pred_only != pred_rows:
+        raise ValueError(f"id column {id_col!r} is not unique in {gold}: ids of {pred} match "
+                         f"{matched + pred_only - pred_rows:,} extra row(s)")
+    if (gold_only or pred_only) and not dropna:
+        raise UnmatchedIdsError(gold=gold_only, pred=pred_only, id_col=id_col, gold_source=gold, pred_source=pred)
+
+
+def locate(parts: Sequence[tuple[str, np.ndarray]]) -> tuple[str, tuple[int, ...]]:
+    """(file, first rows) of the first shard with a True in its mask: rows are per file."""
+    for name, mask in parts:
+        rows = np.flatnonzero(mask)
+        if rows.size:
+            return name, tuple(int(r) + 1 for r in rows[:MissingLabelsError.SHOWN])
+    return "", ()
+
+
+def no_items_left(dropped: int) -> EmptyTableError:
+    return EmptyTableError("every row has a missing label and was left out" if dropped else "there are no rows")
+
+
+# ---------------------------------------------------------------------- entry point
+def contingency_from_files(paths, gold: str = "gold", pred: str = "pred", *, pred_paths=None,
+                           id_col: str | None = None, dropna: bool = False, na_values: Sequence[str] = (),
+                           header: bool = True, engine: str = "duckdb",
+                           progress: Callable[[float], None] | None = None) -> Contingency:
+    """The gold × predicted contingency table of labels stored in CSV/TSV/Parquet files.
+
+    Parameters
+    ----------
+    paths
+        A file, a glob pattern, or a list of them (shards with the same columns).
+        Without ``pred_paths`` they hold both label columns.
+    gold, pred
+        Names of the gold-class and predicted-cluster columns (``"1"``, ``"2"``, … for
+        files read with ``header=False``).
+    pred_paths
+        Separate file(s) holding the ``pred`` column. Items are aligned with
+        ``paths`` by ``id_col`` when given (each id once per side), else by row.
+    dropna
+        Leave out items with a missing label or, with ``id_col``, without a partner row;
+        otherwise they raise :class:`~metrics.io.MissingLabelsError` /
+        :class:`~metrics.io.UnmatchedIdsError` naming the counts and the first rows.
+    na_values
+        Texts treated as missing labels besides empty cells (default none: ``NA`` is a label).
+    engine
+        ``"duckdb"``: an embedded DuckDB ``GROUP BY`` over the files, the labels never
+        loaded into Python (memory ∝ number of non-zero cells). ``"pandas"``: read the
+        columns with :func:`~metrics.io.read_labels`, then :func:`~metrics.io.contingency_from_columns`.
+        Both apply the same reading and missing-value rules and give the same table.
+    progress
+        Called with the fraction done (0..1) while DuckDB scans (about every 0.2 s).
+
+    Raises ``FileNotFoundError`` for missing files, ``ValueError`` for unreadable
+    files, unknown columns, missing labels, misaligned or duplicated items,
+    :class:`~metrics.io.EmptyTableError` when no item is left, and ``ImportError``
+    naming the ``io`` extra when DuckDB is not installed.
+
+    >>> t = contingency_from_files("labels.parquet", gold="gold", pred="pred")  # doctest: +SKIP
+    """
+    if engine not in ("duckdb", "pandas"):
+        raise ValueError(f"engine must be 'duckdb' or 'pandas', got {engine!r}")
+    na_values = tuple(na_values)
+    if pred_paths is None:
+        if id_col is not None:
+            raise ValueError("id_col aligns two sources: give pred_paths too (one file holds both labels already)")
+        sources = [Source.open(paths, [gold, pred], header, "labels")]
+    else:
+        extra = [id_col] if id_col is not None else []
+        sources = [Source.open(paths, extra + [gold], header, "gold"),
+                   Source.open(pred_paths, extra + [pred], header, "pred")]
+    if engine == "pandas":
+        return _pandas_contingency(sources, gold, pred, id_col, dropna, na_values)
+    from .duckdb_engine import duckdb_contingency
+
+    return duckdb_contingency(sources, gold, pred, id_col, dropna, na_values, progress)
+
+
+# ---------------------------------------------------------------------- pandas engine
+def _read_source(src: Source, columns, na_values) -> list[LabelColumns]:
+    return [read_labels(p, list(columns), header=src.header, na_values=na_values) for p in src.paths]
+
+
+def _concat(parts: list[LabelColumns], column: str) -> pd.Series:
+    cols = [lc.raw[column] for lc in parts]
+    return pd.concat(cols, ignore_index=True) if len(cols) > 1 else cols[0].reset_index(drop=True)
+
+
+def _pandas_contingency(sources, gold, pred, id_col, dropna, na_values) -> Contingency:
+    if len(sources) == 1:
+        parts = _read_source(sources[0], [gold, pred], na_values)
+        g, p = _concat(parts, gold), _concat(parts, pred)
+        g_parts = [(lc.name, missing_mask(lc.raw[gold], na_values)) for lc in parts]
+        p_parts = [(lc.name, missing_mask(lc.raw[pred], na_values)) for lc in parts]
+        return _count(g, p, g_parts, p_parts, dropna, na_values)
+    gsrc, psrc = sources
+    extra = [id_col] if id_col else []
+    gparts, pparts = _read_source(gsrc, extra + [gold], na_values), _read_source(psrc, extra + [pred], na_values)
+    g, p = _concat(gparts, gold), _concat(pparts, pred)
+    if id_col is None:
+        check_alignment(len(g), len(p), 0, 0, 0, None, dropna, gsrc.name, psrc.name)
+        return _count(g, p, [(lc.name, missing_mask(lc.raw[gold], na_values)) for lc in gparts],
+                      [(lc.name, missing_mask(lc.raw[pred], na_values)) for lc in pparts], dropna, na_values)
+    # Join by id. A missing id matches nothing (as in SQL). Each side keeps its file and row,
+    # so a missing label is reported where it is written.
+    gi, pi = _concat(gparts, id_col), _concat(pparts, id_col)
+    g_ok, p_ok = ~missing_mask(gi, na_values), ~missing_mask(pi, na_values)
+    gdf = pd.DataFrame({"__id": gi, "__gold": g, "__gpos": np.arange(len(g))})[g_ok]
+    pdf = pd.DataFrame({"__id": pi, "__pred": p, "__ppos": np.arange(len(p))})[p_ok]
+    merged = gdf.merge(pdf, on="__id", how="outer", indicator=True, sort=False)
+    kind = merged["_merge"].value_counts()
+    matched = int(kind.get("both", 0))
+    gold_only = int(kind.get("left_only", 0)) + int((~g_ok).sum())
+    pred_only = int(kind.get("right_only", 0)) + int((~p_ok).sum())
+    check_alignment(len(g), len(p), matched, gold_only, pred_only, id_col, dropna, gsrc.name, psrc.name)
+    both = merged[merged["_merge"] == "both"].sort_values("__gpos", kind="stable")
+    gpos, ppos = both["__gpos"].to_numpy(np.int64), both["__ppos"].to_numpy(np.int64)
+    return _count(both["__gold"], both["__pred"], _positions(gparts, gold, gpos, na_values),
+                  _positions(pparts, pred, ppos, na_values), dropna, na_values)
+
+
+def _positions(parts: list[LabelColumns], column: str, positions: np.ndarray, na_values):
+    """Per file, a mask of its rows that are matched items with a missing ``column``."""
+    out, start = [], 0
+    matched = np.zeros(sum(len(lc) for lc in parts), dtype=bool)
+    matched[positions] = True
+    for lc in parts:
+        stop = start + len(lc)
+        out.append((lc.name, missing_mask(lc.raw[column], na_values) & matched[start:stop]))
+        start = stop
+    return out
+
+
+def _count(g: pd.Series, p: pd.Series, g_parts, p_parts, dropna: bool, na_values) -> Contingency:
+    mg, mp = missing_mask(g, na_values), missing_mask(p, na_values)
+    miss = mg | mp
+    if miss.any() and not dropna:
+        gname, grows = locate(g_parts)
+        pname, prows = locate(p_parts)
+        raise MissingLabelsError(items=int(miss.sum()), gold=int(mg.sum()), pred=int(mp.sum()), gold_rows=grows,
+                                 pred_rows=prows, gold_source=gname or pname, pred_source=pname or gname,
+                                 na_values=na_values)
+    if len(g) - int(miss.sum()) == 0:
+        raise no_items_left(int(miss.sum()))
+    return contingency_from_columns(g, p, dropna=True, na_values=na_values)

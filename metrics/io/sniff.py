@@ -1,0 +1,254 @@
+"""What a file is: Parquet or delimited text, its encoding, delimiter and header — from its content.
+
+The name is a hint, the content decides (:func:`sniff`):
+
+1. gzip (magic ``1f 8b``, or a ``.gz`` name) is unpacked on the fly; Parquet inside gzip is refused
+   (Parquet compresses internally).
+2. ``PAR1`` at the start is Parquet, whatever the name; other binary signatures (ZIP — an Excel
+   ``.xlsx`` —, old Excel ``.xls``, PDF, other compressors) and NUL bytes are refused with a
+   message saying what to save instead.
+3. Text: UTF-8 (with or without a byte-order mark) or UTF-16 with a byte-order mark (LE or BE)
+   is decoded; anything else is refused with "save it as UTF-8" (a Latin-1 / Windows-1252 file
+   is not guessed at: a wrong guess would change labels silently).
+4. The delimiter is sniffed from the first lines: tab, comma or semicolon — the one that splits
+   every sampled line into the same number (≥ 2) of fields, preferring the one the name implies
+   (``.csv`` comma, ``.tsv``/``.tab`` tab), then tab, comma, semicolon. A file none of them
+   splits has one column.
+
+Where the content contradicts the name, :attr:`FileKind.notes` says so ("x.csv is
+tab-separated: read as TSV"); interfaces show the notes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import gzip
+import io
+import os
+import zlib
+from dataclasses import dataclass, field
+
+__all__ = ["HEAD_BYTES", "FileKind", "sniff"]
+
+#: Bytes of (decompressed) content examined to decide the format, encoding and delimiter.
+HEAD_BYTES = 1 << 16
+_SAMPLE_RECORDS = 200
+
+_PARQUET_EXT = {"parquet", "pq"}
+_TEXT_EXT = {"csv": ",", "tsv": "\t", "tab": "\t", "txt": None, "text": None, "dat": None, "": None}
+_CANDIDATES = ("\t", ",", ";")
+_DELIM_NAME = {",": "comma", "\t": "tab", ";": "semicolon"}
+_FORMAT_OF = {",": "csv", "\t": "tsv", ";": "csv"}
+_NOT_TABULAR_EXT = {"json": "JSON", "jsonl": "JSON lines", "ndjson": "JSON lines", "xml": "XML", "html": "HTML",
+                    "htm": "HTML", "xlsx": "an Excel workbook", "xls": "an Excel workbook",
+                    "ods": "an OpenDocument spreadsheet", "numbers": "a Numbers spreadsheet"}
+_SAVE_AS = "save the labels as CSV (UTF-8), TSV or Parquet"
+_SIGNATURES = (
+    (b"PK\x03\x04", "is a ZIP archive (an Excel .xlsx or OpenDocument spreadsheet?), not CSV/TSV text or Parquet: "
+                    "save it as 'CSV UTF-8' from the spreadsheet program and use that"),
+    (b"PK\x05\x06", "is an empty ZIP archive, not CSV/TSV text or Parquet: " + _SAVE_AS),
+    (b"PK\x07\x08", "is a ZIP archive, not CSV/TSV text or Parquet: extract the file first"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "is an old Excel (.xls) or other Office file, not CSV/TSV text: "
+                                          "save it as 'CSV UTF-8' from the spreadsheet program and use that"),
+    (b"BZh", "is compressed with bzip2: only gzip (.gz) is read; decompress it first"),
+    (b"\xfd7zXZ\x00", "is compressed with xz: only gzip (.gz) is read; decompress it first"),
+    (b"7z\xbc\xaf\x27\x1c", "is a 7-Zip archive: extract the file first"),
+    (b"(\xb5/\xfd", "is compressed with zstd: only gzip (.gz) is read; decompress it first"),
+    (b"%PDF", "is a PDF document, not a data file: " + _SAVE_AS),
+    (b"ARROW1", "is an Arrow/Feather file: save it as Parquet (df.to_parquet) and use that"),
+    (b"\x93NUMPY", "is a NumPy .npy file: save the labels as CSV or Parquet"),
+    (b"\x89HDF", "is an HDF5 file: save the labels as CSV or Parquet"),
+)
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """How to read one file (the result of :func:`sniff`).
+
+    ``fmt`` is ``"csv"``, ``"tsv"`` or ``"parquet"``; for text, ``delimiter`` (``","``, ``"\\t"``
+    or ``";"``), ``encoding`` (a Python codec: ``"utf-8"``, ``"utf-8-sig"``, ``"utf-16"``) and
+    ``first_record`` (the fields of the first line: the header, or the first row's labels);
+    ``compression`` is ``"gzip"`` or None; ``notes`` say where the content overrode the name.
+    ``whole`` tells whether the sample was the whole file, ``records`` how many records it held.
+    """
+
+    name: str
+    fmt: str
+    delimiter: str | None = None
+    encoding: str | None = None
+    compression: str | None = None
+    first_record: tuple[str, ...] = ()
+    records: int = 0
+    whole: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def width(self) -> int:
+        """Number of columns of a text file (fields of its first line)."""
+        return len(self.first_record)
+
+
+def _ext(name: str) -> tuple[str, bool]:
+    """The lower-case extension after removing ``.gz``, and whether ``.gz`` was there."""
+    base = os.path.basename(name).lower()
+    gz = base.endswith(".gz")
+    if gz:
+        base = base[:-3]
+    stem, dot, ext = base.rpartition(".")
+    return (ext if dot and stem else ""), gz
+
+
+def _open(source):
+    return io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else open(source, "rb")
+
+
+def _head(source, name: str) -> tuple[bytes, bool, bool]:
+    """(first HEAD_BYTES of the content, whether that is all of it, whether it was gzip-compressed)."""
+    with _open(source) as f:
+        raw = f.read(HEAD_BYTES + 1)
+        if raw[:2] != b"\x1f\x8b":
+            return raw[:HEAD_BYTES], len(raw) <= HEAD_BYTES, False
+        f.seek(0)
+        try:
+            with gzip.GzipFile(fileobj=f) as z:
+                head = z.read(HEAD_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ValueError(f"{name} is not a readable gzip file ({exc}): decompress it, or export it "
+                             "again") from None
+    return head[:HEAD_BYTES], len(head) <= HEAD_BYTES, True
+
+
+def _decode(head: bytes, whole: bool, name: str) -> tuple[str, str]:
+    """(encoding, decoded sample) or a ValueError saying to save as UTF-8."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise ValueError(f"{name} is UTF-32 text: save it as UTF-8 and use that")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    elif head.startswith(codecs.BOM_UTF8):
+        encoding = "utf-8-sig"
+    else:
+        encoding = "utf-8"
+        if b"\x00" in head:
+            even, odd = head[0::2], head[1::2]
+            if odd.count(0) > 0.4 * len(odd) or even.count(0) > 0.4 * len(even):
+                raise ValueError(f"{name} looks like UTF-16 text without a byte-order mark: save it as UTF-8 "
+                                 "(or as UTF-16 with a byte-order mark) and use that")
+            raise ValueError(f"{name} holds binary data, not CSV/TSV text or Parquet: {_SAVE_AS}")
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
+    try:
+        text = decoder.decode(head, final=whole)
+    except UnicodeDecodeError as exc:
+        bad = head[exc.start:exc.start + 1].hex()
+        if encoding == "utf-16":
+            raise ValueError(f"{name} is not valid UTF-16 text (at byte {exc.start:,}): save it as UTF-8 "
+                             "and use that") from None
+        if _binary_looking(head):
+            raise ValueError(f"{name} holds binary data, not CSV/TSV text or Parquet: {_SAVE_AS}") from None
+        raise ValueError(f"{name} is not UTF-8 text (byte 0x{bad} at position {exc.start:,} is not UTF-8; "
+                         "Latin-1 or Windows-1252?): save it as UTF-8 (in Excel: 'CSV UTF-8') and use that") from None
+    if _binary_looking(text):
+        raise ValueError(f"{name} holds binary data, not CSV/TSV text or Parquet: {_SAVE_AS}")
+    return encoding, text
+
+
+def _binary_looking(sample) -> bool:
+    """Control characters other than tab/CR/LF/FF in more than 1 % of the sample."""
+    if isinstance(sample, bytes):
+        controls = sum(sample.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13))
+        return controls > 0.01 * max(len(sample), 1)
+    controls = sum(1 for ch in sample[:HEAD_BYTES] if ord(ch) < 32 and ch not in "\t\n\r\f")
+    return controls > 0.01 * max(len(sample), 1)
+
+
+def _records(text: str, delimiter: str, whole: bool) -> list[list[str]]:
+    """The first records of the sample (blank lines skipped, a cut last line dropped)."""
+    if not whole:
+        cut = text.rfind("\n")
+        text = text[:cut + 1] if cut >= 0 else text
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quotechar='"', doublequote=True,
+                        strict=False)
+    out = []
+    try:
+        for record in reader:
+            if record:
+                out.append(record)
+            if len(out) >= _SAMPLE_RECORDS:
+                break
+    except csv.Error:
+        pass  # an odd quote in the sample: judge by what was read
+    return out
+
+
+def _delimiter(text: str, whole: bool, hint: str | None) -> tuple[str, bool]:
+    """(delimiter, whether it was clear from the content)."""
+    fits = {}
+    for d in _CANDIDATES:
+        recs = _records(text, d, whole)
+        if recs and len(recs[0]) >= 2:
+            width = len(recs[0])
+            agree = sum(len(r) == width for r in recs) / len(recs)
+            if agree >= 0.9:
+                fits[d] = agree
+    if fits:
+        ordered = sorted(fits, key=lambda d: (d != hint, -fits[d], _CANDIDATES.index(d)))
+        return ordered[0], True
+    if hint is not None:
+        return hint, False
+    first = text.split("\n", 1)[0]
+    counts = {d: first.count(d) for d in _CANDIDATES}
+    best = max(_CANDIDATES, key=lambda d: (counts[d], d == ","))
+    return (best if counts[best] else ","), False
+
+
+def sniff(source, name: str | None = None) -> FileKind:
+    """Decide how to read ``source`` (a path, or the file's bytes with its ``name``).
+
+    Raises ``ValueError`` with the reason and what to do for empty, binary, spreadsheet and
+    non-UTF files; ``FileNotFoundError`` for a path that does not exist.
+    """
+    if name is None:
+        name = "the file" if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source)
+    ext, gz_name = _ext(name)
+    head, whole, gz = _head(source, name)
+    if not head:
+        raise ValueError(f"{name} is empty: use a file with one row per item")
+    if head.startswith(b"PAR1"):
+        if gz:
+            raise ValueError(f"{name} is a gzip-compressed Parquet file: Parquet compresses internally; "
+                             "decompress it (gunzip) and use the .parquet file")
+        notes = () if ext in _PARQUET_EXT else (f"{name} holds Parquet data, not text: read as Parquet",)
+        return FileKind(name, "parquet", whole=whole, notes=notes)
+    for magic, message in _SIGNATURES:
+        if head.startswith(magic):
+            raise ValueError(f"{name} {message}")
+    if ext in _NOT_TABULAR_EXT and ext not in ("xlsx", "xls", "ods"):
+        stripped = head.lstrip()[:1]
+        if stripped in (b"{", b"[", b"<"):
+            raise ValueError(f"{name} is {_NOT_TABULAR_EXT[ext]}, not a table: {_SAVE_AS}")
+    encoding, text = _decode(head, whole, name)
+    lead = text.lstrip()[:64].lower()
+    if lead.startswith(("<!doctype html", "<html", "<?xml")):
+        raise ValueError(f"{name} is an HTML/XML document (a web page saved instead of the data file?): {_SAVE_AS}")
+    if not text.strip():
+        raise ValueError(f"{name} holds only blank space: use a file with one row per item")
+    notes = []
+    if ext in _PARQUET_EXT:
+        notes.append(f"{name} holds text, not Parquet: read as delimited text")
+    hint = _TEXT_EXT.get(ext)
+    delimiter, clear = _delimiter(text, whole, hint)
+    if clear and hint is not None and delimiter != hint:
+        what = {"\t": "TSV", ",": "CSV", ";": "CSV with ';'"}[delimiter]
+        notes.append(f"{name} is {_DELIM_NAME[delimiter]}-separated, not {_DELIM_NAME[hint]}-separated as its name "
+                     f"says: read as {what}")
+    elif delimiter == ";" and clear:
+        notes.append(f"{name} is semicolon-separated: read with ';' as the delimiter")
+    if ext not in _TEXT_EXT and ext not in _PARQUET_EXT:
+        notes.append(f"{name} holds {_DELIM_NAME[delimiter]}-separated text: read as "
+                     f"{_FORMAT_OF[delimiter].upper()} despite its .{ext} name")
+    if gz and not gz_name:
+        notes.append(f"{name} is gzip-compressed: decompressed while reading")
+    recs = _records(text, delimiter, whole)
+    first = tuple(recs[0]) if recs else ("",)
+    return FileKind(name, _FORMAT_OF[delimiter], delimiter, encoding, "gzip" if gz else None, first,
+                    len(recs), whole, tuple(notes))

@@ -1,0 +1,289 @@
+"""The counting kernels (metrics/_counting.py, metrics/_numba_kernels.py).
+
+* the compiled (numba) and the pure-numpy kernels give identical count grids, and both
+  equal an independent count (collections.Counter over the label pairs), for every
+  integer dtype, for labels that make the compiled kernel's guessed grid grow, for
+  negative, huge and unsigned-64 labels;
+* a table counted from labels equals, cell by cell and in every measure, the same table
+  built by each kernel, and the grid-backed and coordinate forms agree;
+* the Jonker–Volgenant kernel finds scipy's maximum matching mass;
+* the core imports and counts without numba; int32 labels are not widened in memory;
+  a call never allocates per possible cell beyond what the table needs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tracemalloc
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy import sparse
+from scipy.optimize import linear_sum_assignment
+
+import metrics
+from metrics import _counting
+from metrics.contingency import Contingency
+
+numba_kernels = pytest.importorskip("metrics._numba_kernels", reason="numba (the `fast` extra) is not installed")
+
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
+
+
+@pytest.fixture
+def kernel(request):
+    """Run a test with one kernel forced, then restore automatic choice."""
+    _counting.FORCE_KERNEL = request.param
+    yield request.param
+    _counting.FORCE_KERNEL = None
+
+
+def counter_grid(a, b, shape):
+    grid = np.zeros(shape, dtype=np.int64)
+    for (x, y), c in Counter(zip(a.tolist(), b.tolist())).items():
+        grid[int(x), int(y)] = c
+    return grid
+
+
+def both_kernels(fn, *args):
+    out = {}
+    for name in _counting.KERNELS:
+        _counting.FORCE_KERNEL = name
+        try:
+            out[name] = fn(*args)
+        finally:
+            _counting.FORCE_KERNEL = None
+    return out["numba"], out["numpy"]
+
+
+label_arrays = st.sampled_from(INT_DTYPES).flatmap(
+    lambda dt: st.integers(1, 300).flatmap(
+        lambda n: st.tuples(
+            hnp.arrays(dt, n, elements=st.integers(0, 1 if dt == np.bool_ else 40).map(
+                lambda v: bool(v) if dt == np.bool_ else v)),
+            hnp.arrays(dt, n, elements=st.integers(0, 1 if dt == np.bool_ else 40).map(
+                lambda v: bool(v) if dt == np.bool_ else v)))))
+
+
+@settings(max_examples=100, deadline=None)
+@given(label_arrays)
+def test_kernels_count_identical_grids(pair):
+    a, b = pair
+    shape = (int(a.max()) + 1, int(b.max()) + 1)
+    expected = counter_grid(a, b, shape)
+    fast, plain = both_kernels(_counting.count_grid, a, b, *shape)
+    np.testing.assert_array_equal(fast, expected)
+    np.testing.assert_array_equal(plain, expected)
+    fast, plain = both_kernels(_counting.count_grid_guessing, a, b, 10**6, 10**6)
+    np.testing.assert_array_equal(fast, expected)
+    np.testing.assert_array_equal(plain, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 3), st.integers(1, 5000), st.integers(0, 2**31))
+def test_guessed_grid_grows_when_later_labels_are_larger(order, n, seed):
+    """The compiled kernel guesses the grid from the first 4096 labels: sorted labels,
+    or one large label at the very end, make it stop, measure the rest and grow."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 60, n)
+    b = rng.integers(0, 60, n)
+    if order == 0:
+        a.sort()
+    elif order == 1:
+        a[-1] = 300
+    elif order == 2:
+        b[-1] = 500
+    big = np.concatenate([np.zeros(_counting._GUESS_PREFIX, dtype=np.int64), a])
+    other = np.concatenate([np.zeros(_counting._GUESS_PREFIX, dtype=np.int64), b])
+    expected = counter_grid(big, other, (int(big.max()) + 1, int(other.max()) + 1))
+    for name in _counting.KERNELS:
+        _counting.FORCE_KERNEL = name
+        try:
+            got = _counting.count_grid_guessing(big, other, 10**7, 10**7)
+        finally:
+            _counting.FORCE_KERNEL = None
+        np.testing.assert_array_equal(got, expected, err_msg=name)
+
+
+@pytest.mark.parametrize("kernel", _counting.KERNELS, indirect=True)
+def test_guessing_reports_bounds_it_cannot_grid(kernel):
+    n = 5000
+    a = np.arange(n) % 7
+    b = np.arange(n) % 5
+    assert isinstance(_counting.count_grid_guessing(a, b, 10**6, 10**6), np.ndarray)
+    late_negative = a.copy()
+    late_negative[-1] = -3
+    lo_a, hi_a, lo_b, hi_b = _counting.count_grid_guessing(late_negative, b, 10**6, 10**6)
+    assert lo_a == -3 and hi_a == 6 and (lo_b, hi_b)[1] == 4
+    too_big = a.copy()
+    too_big[-1] = 10**6
+    assert _counting.count_grid_guessing(too_big, b, 10**6, 2 * n + 1024)[1] == 10**6
+    wide = np.arange(n)
+    assert not isinstance(_counting.count_grid_guessing(wide, wide, 10**6, 10**7), np.ndarray)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 400), st.integers(0, 2**31), st.sampled_from(["compact", "sparse", "negative", "mixed"]))
+def test_tables_from_labels_agree_across_kernels(n, seed, kind):
+    rng = np.random.default_rng(seed)
+    if kind == "compact":
+        a, b = rng.integers(0, 12, n).astype(np.int32), rng.integers(0, 9, n).astype(np.uint16)
+    elif kind == "sparse":  # labels up to 2n + 1000: own codes, but too many cells for a grid
+        a, b = rng.integers(0, 2 * n + 1000, n), rng.integers(0, 2 * n + 1000, n)
+    elif kind == "negative":
+        a, b = rng.integers(-5, 5, n), rng.integers(0, 4, n).astype(np.int8)
+    else:
+        a, b = rng.integers(0, 6, n), np.array([f"k{v}" for v in rng.integers(0, 6, n)], dtype=object)
+    fast, plain = both_kernels(Contingency.from_labels, a, b)
+    for t in (fast, plain):
+        pairs = Counter(zip(a.tolist(), b.tolist()))
+        cells = {(t.row_labels[r], t.col_labels[c]): int(v) for r, c, v in zip(t.rows, t.cols, t.values)}
+        assert cells == dict(pairs)
+    assert list(fast.row_labels) == list(plain.row_labels) and list(fast.col_labels) == list(plain.col_labels)
+    np.testing.assert_array_equal(fast.to_dense(), plain.to_dense())
+    assert metrics.evaluate(fast) == metrics.evaluate(plain)
+
+
+def test_grid_and_coordinate_forms_give_the_same_measures():
+    """A table counted from labels (kept as a grid) and the same table from its cells
+    (coordinates): every shared quantity equal, every measure to rounding."""
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(0, 40, 20_000), rng.integers(0, 30, 20_000)
+    grid_table = Contingency.from_labels(a, b)
+    assert grid_table.grid is not None
+    dense = grid_table.to_dense()
+    rows, cols = np.nonzero(dense)
+    coo_table = Contingency._from_coo(rows, cols, dense[rows, cols], np.arange(dense.shape[0]),
+                                      np.arange(dense.shape[1]))
+    assert coo_table.grid is None
+    for name in ("n", "pair_sums", "row_max_sum", "col_max_sum", "n_cells", "min_cell", "max_class_size"):
+        assert getattr(grid_table, name) == getattr(coo_table, name), name
+    np.testing.assert_array_equal(grid_table.row_sums, coo_table.row_sums)
+    for t in (grid_table, grid_table.T):
+        other = coo_table if t is grid_table else coo_table.T
+        x, y = metrics.evaluate(t), metrics.evaluate(other)
+        for key in x:
+            assert x[key] == pytest.approx(y[key], rel=1e-12, abs=1e-14), key
+    # The coordinates of a grid table, made on demand, are the table's cells.
+    np.testing.assert_array_equal(grid_table.values, coo_table.values)
+    np.testing.assert_array_equal(grid_table.rows, coo_table.rows)
+
+
+@given(st.integers(1, 3000), st.integers(1, 60), st.integers(1, 60), st.integers(0, 2**31))
+def test_labels_and_their_table_give_every_measure_to_the_last_bit(n, k_true, k_pred, seed):
+    """from_labels and from_table (a dense array, a DataFrame, a sparse matrix) of the same cells
+    store them the same way, so every measure agrees exactly, not only to rounding: a page that
+    scores labels and one that scores their table show the same digits."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, k_true, n), rng.integers(0, k_pred, n)
+    from_labels = Contingency.from_labels(a, b)
+    dense = from_labels.to_dense()
+    keys = [k for k in metrics.MEASURES if not k.startswith("ami")]
+    expected = metrics.evaluate(from_labels, keys)
+    for table in (dense, pd.DataFrame(dense), sparse.csr_matrix(dense)):
+        t = Contingency.from_table(table)
+        assert (t.grid is None) == (from_labels.grid is None)
+        assert metrics.evaluate(t, keys) == expected
+
+
+def test_empty_rows_and_columns_of_a_grid_are_dropped():
+    t = Contingency.from_labels(np.array([3, 3, 7], dtype=np.int32), np.array([0, 5, 5], dtype=np.uint8))
+    assert t.shape == (2, 2) and list(t.row_labels) == [3, 7] and list(t.col_labels) == [0, 5]
+    assert t.to_dense().tolist() == [[1, 1], [0, 1]]
+
+
+# --------------------------------------------------------------------------- assignment
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 14).flatmap(lambda n: hnp.arrays(np.int64, (n, n), elements=st.integers(0, 6))))
+def test_jonker_volgenant_matches_scipy(w):
+    total, col_of = numba_kernels.max_weight_assignment(w)
+    r, c = linear_sum_assignment(w, maximize=True)
+    assert total == w[r, c].sum()
+    assert sorted(col_of.tolist()) == list(range(w.shape[0]))  # a permutation
+    assert w[np.arange(w.shape[0]), col_of].sum() == total
+
+
+def test_classification_error_same_with_and_without_the_kernel():
+    rng = np.random.default_rng(3)
+    for shape in [(300, 300), (120, 500), (90, 64)]:
+        dense = rng.poisson(3.0, shape)
+        t = Contingency.from_table(dense)
+        r, c = linear_sum_assignment(dense, maximize=True)
+        assert metrics.matching.matched_mass(t) == dense[r, c].sum()
+
+
+# --------------------------------------------------------------------------- without numba; memory
+def test_core_imports_and_counts_without_numba():
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "import numpy as np, metrics\n"
+        "from metrics import _counting\n"
+        "assert _counting.kernel(10**7) == 'numpy'\n"
+        "a = np.arange(200_000) % 50; b = (np.arange(200_000) * 7) % 40\n"
+        "t = metrics.Contingency.from_labels(a.astype(np.int32), b)\n"
+        "assert t.n == 200_000 and t.shape == (50, 40)\n"
+        "big = metrics.Contingency.from_labels(np.arange(400) % 300, np.arange(400) % 301)\n"
+        "assert metrics.evaluate(big, ['classification_error'])['classification_error'] >= 0\n"
+        "assert 'numba' not in sys.modules or sys.modules['numba'] is None\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_import_metrics_does_not_import_numba():
+    code = "import sys, metrics; assert 'numba' not in sys.modules, 'numba imported eagerly'"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _peak(fn):
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_int32_labels_are_not_widened():
+    """10^6 int32 labels per side (4 MB each): counting allocates the 100-cell grid and
+    small change, never an int64 copy (8 MB) or a key array."""
+    n = 10**6
+    a = (np.arange(n, dtype=np.int32) * 7) % 10
+    b = (np.arange(n, dtype=np.int32) * 3) % 10
+    _counting.FORCE_KERNEL = "numba"
+    try:
+        Contingency.from_labels(a, b)  # compile outside the measurement
+        peak = _peak(lambda: Contingency.from_labels(a, b))
+    finally:
+        _counting.FORCE_KERNEL = None
+    assert peak < 64 * 1024
+
+
+def test_numpy_kernel_keys_are_chunked():
+    n = 3 * 10**6
+    a = np.arange(n, dtype=np.int32) % 10
+    _counting.FORCE_KERNEL = "numpy"
+    try:
+        peak = _peak(lambda: Contingency.from_labels(a, a))
+    finally:
+        _counting.FORCE_KERNEL = None
+    assert peak < 8 * _counting._CHUNK + (1 << 20)  # one chunk of int64 keys, not 8n bytes
+
+
+@pytest.mark.parametrize("kernel", _counting.KERNELS, indirect=True)
+def test_no_work_per_possible_cell_beyond_the_table(kernel):
+    """3000 items whose labels reach 6000 on both sides: 36 million possible cells, at
+    most 3000 of them used. Nothing of the size of the possible cells is allocated."""
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 6001, 3000), rng.integers(0, 6001, 3000)
+    a[0] = b[0] = 6000
+    peak = _peak(lambda: Contingency.from_labels(a, b))
+    assert peak < 3000 * 8 * 64  # labels and cells; a grid would take 288 MB
+    t = Contingency.from_labels(a, b)
+    assert t.n == 3000 and t.grid is None
