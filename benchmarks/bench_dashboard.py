@@ -40,22 +40,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from e2e_support import CHROMIUM, DONE  # noqa: E402
+from e2e_support import CHROMIUM, DONE, app_server  # noqa: E402
 
-HOST = "127.0.0.1"
 TICK = os.sysconf("SC_CLK_TCK")
 QUIET_S = 0.15          # the server's CPU counter must stand still this long after a rerun
 STEP_MEDIAN, STEP_P95 = 0.10, 0.25
@@ -72,8 +68,9 @@ PAGES = [
     ("real_data", "real_data", "real_data.py"), ("chance", "chance", "chance.py"), ("gallery", "gallery", "gallery.py"),
 ]
 
-# Counts the times the app leaves "notRunning" (a rerun was requested or started) and "running": a
-# step is over when the first count has grown and the app says "notRunning" again; a page load when
+# Counts the times the app leaves "notRunning" (a rerun was requested or started) and "running", and
+# the messages from the server: a step has caused a rerun when the first count or the messages have
+# grown, and is over when the app says "notRunning" again (and the server is quiet); a page load when
 # a run has ended. Installed before any page script.
 COUNT_RUNS_JS = """(() => {
   window.__stLeft = 0;  // left "notRunning": a rerun was asked for or began
@@ -87,6 +84,12 @@ COUNT_RUNS_JS = """(() => {
   const start = () => obs.observe(document, {attributes: true, subtree: true, attributeOldValue: true,
                                               attributeFilter: ['data-test-script-state']});
   start();
+  // Messages from the server: a rerun too quick for the page to show "running" still sends some.
+  window.__stFrames = 0;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); this.addEventListener('message', () => window.__stFrames++); }
+  };
 })();"""
 
 # The controls a page shows, as {kind, root, label, index}: index is the position among the
@@ -141,44 +144,17 @@ def wait_quiet(pid: int, quiet: float = QUIET_S, limit: float = 60.0) -> None:
             return
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def server(log_dir: Path, options: list[str]):
-    """A Streamlit server started as ``partition-lab app`` starts it; yields (pid, base url)."""
-    from metrics.cli import app_command
-
-    port = free_port()
-    log_path = log_dir / f"server-{port}.log"
-    cmd = app_command(["--server.port", str(port), *options])
-    with open(log_path, "wb") as log:  # a file, not a pipe: an unread pipe can block the server
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://{HOST}:{port}"
+    """A Streamlit server started as ``partition-lab app`` starts it (``e2e_support.app_server``),
+    once its CPU counter stands still; yields (pid, base url). Says so if the server logged a
+    traceback."""
+    log_path = Path(tempfile.mkstemp(prefix="server-", suffix=".log", dir=log_dir)[1])
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start; log:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.2)
-        wait_quiet(proc.pid)
-        yield proc.pid, url
+        with app_server(log_path, options) as (proc, url):
+            wait_quiet(proc.pid)
+            yield proc.pid, url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
         tracebacks = log_path.read_text(errors="replace").count("Traceback")
         if tracebacks:
             print(f"  !! the server logged {tracebacks} traceback(s): {log_path}", flush=True)
@@ -212,8 +188,9 @@ class Session:
 
     def settle_dom(self) -> None:
         """Until the browser has drawn the run: elements come from code chunks loaded on first use
-        (a slider, a chart), after the run has finished."""
+        (a slider, a chart, a table), after the run has finished; until then a skeleton stands in."""
         self.page.wait_for_load_state("networkidle", timeout=60_000)
+        self.page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=60_000)
         self.page.wait_for_function(
             """() => {
                  const n = document.querySelectorAll('[data-testid]').length;
@@ -226,11 +203,11 @@ class Session:
         """Do ``action`` (one interaction); the server CPU until the rerun it caused is over.
         None when the action caused no rerun (the control did not change)."""
         page = self.page
-        n0 = page.evaluate("window.__stLeft")
+        n0, f0 = page.evaluate("[window.__stLeft, window.__stFrames]")
         c0 = cpu_seconds(self.pid)
         action()
         try:
-            page.wait_for_function(f"window.__stLeft > {n0}", timeout=5_000)
+            page.wait_for_function(f"window.__stLeft > {n0} || window.__stFrames > {f0}", timeout=5_000)
         except Exception:  # noqa: BLE001 — Playwright's TimeoutError: nothing was rerun
             return None
         page.wait_for_selector(DONE, timeout=120_000)
@@ -309,7 +286,8 @@ def stepper(s: Session, c: dict):
 
         def act():
             loc = s.locate(c)
-            opts = loc.locator('[role="radio"], [role="checkbox"], [role="tab"], button') if kind == "buttons" \
+            # A segmented control's or pills' options carry data-variant (a help icon is a button too).
+            opts = loc.locator("button[data-variant]:not([disabled])") if kind == "buttons" \
                 else loc.get_by_role(role)
             if kind == "radio":
                 opts = loc.locator('label:has(input[type="radio"])')
@@ -327,27 +305,48 @@ def stepper(s: Session, c: dict):
 
     if kind == "select":
         def act():
-            s.locate(c).locator('button[aria-label="Open"]').click()
-            options = page.locator('[role="listbox"] [role="option"]')
-            options.first.wait_for(timeout=10_000)
-            n = options.count()
-            sel = [i for i in range(n) if options.nth(i).get_attribute("aria-selected") == "true"]
-            options.nth((sel[0] + 1) % n if sel else 1 % n).click()
+            # By keyboard (a click on an option can land on a list still opening): open, the next
+            # option (the one before from the last), Enter.
+            for attempt in range(3):
+                try:
+                    s.locate(c).locator('input[role="combobox"]').focus()
+                    page.keyboard.press("ArrowDown")
+                    options = page.locator('[role="listbox"] [role="option"]')
+                    options.first.wait_for(timeout=5_000)
+                    break
+                except Exception:  # noqa: BLE001 — Playwright's TimeoutError: try again
+                    page.keyboard.press("Escape")
+                    if attempt == 2:
+                        raise
+            # Opening moves the focus to the option after the chosen one; from the last it stays.
+            focused = page.locator('[role="listbox"] [role="option"][data-focused="true"]')
+            if focused.count() == 0 or focused.first.get_attribute("aria-selected") == "true":
+                page.keyboard.press("ArrowUp")
+            page.keyboard.press("Enter")
         return act
 
     if kind == "multiselect":
         def act():
             loc = s.locate(c)
             remove = loc.locator('button[aria-label^="Remove "]')
-            if state["i"] % 2 == 0 and remove.count():  # remove the last chosen option…
-                state["removed"] = remove.last.get_attribute("aria-label").removeprefix("Remove ")
-                remove.last.click()
-            else:  # …and choose it again
-                loc.locator('button[aria-label="Open"]').click()
-                options = page.locator('[role="listbox"] [role="option"]')
-                options.first.wait_for(timeout=10_000)
-                want = options.filter(has_text=state.get("removed", "\0"))
-                (want.first if want.count() else options.first).click()
+            if state["i"] % 2 == 0 and remove.count():  # remove the first chosen option…
+                state["removed"] = remove.first.get_attribute("aria-label").removeprefix("Remove ")
+                remove.first.click()
+            else:  # …and choose it again (typed: the list is virtual, a far option is not drawn)
+                for attempt in range(3):  # the box may be redrawn under the first click
+                    try:
+                        box = s.locate(c).locator('input[role="combobox"]')
+                        box.click()
+                        box.press_sequentially(state["removed"])
+                        option = page.locator('[role="listbox"] [role="option"]:not([data-key="__select_all__"])') \
+                            .filter(has_text=state["removed"]).first
+                        option.wait_for(timeout=5_000)
+                        option.click()
+                        break
+                    except Exception:  # noqa: BLE001 — Playwright's TimeoutError: try again
+                        page.keyboard.press("Escape")
+                        if attempt == 2:
+                            raise
                 page.keyboard.press("Escape")
             state["i"] += 1
         return act

@@ -1,8 +1,10 @@
-"""Partition Lab's entry point: ``streamlit run dashboard/app.py`` from the repository root.
+"""Partition Lab's entry point: ``partition-lab app`` (an installed package), or
+``streamlit run dashboard/app.py`` from a checkout; both read ``.streamlit/config.toml``'s options
+(``metrics.cli.APP_DEFAULTS`` carries them for an install).
 
 The page list lives here, one script per page under ``app_pages/``. Not ``pages/``: Streamlit
 auto-discovers that folder as a legacy multipage app and, when the first request after a server
-start is a deep link, runs the page without this file. Issue 5's pages join ``PAGES`` below.
+start is a deep link, runs the page without this file.
 
 Each page draws the shared sidebar controls itself (``components.controls.shared_controls``):
 widgets drawn here, outside the page, vanish from AppTest's tree after the first run.

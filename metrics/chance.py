@@ -66,7 +66,8 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -82,7 +83,8 @@ from .information import expected_mi
 from .registry import MEASURES, Measure, _check_beta, _check_log_base, evaluate, resolve
 
 __all__ = ["MODELS", "DEFAULT_SAMPLES", "Expectation", "expected", "expectation", "is_exact", "exact_keys",
-           "null_distribution", "profile", "summarize", "adjusted", "best_value", "cluster_sweep"]
+           "null_distribution", "profile", "summarize", "adjusted", "best_value", "cluster_sweep",
+           "RandomTables", "draw_tables", "score_tables", "sweep_tables", "score_sweep"]
 
 MODELS = rm.MODELS
 DEFAULT_SAMPLES = 1000
@@ -333,6 +335,16 @@ def _evaluate_draws(draws, keys: list[str], log_base: float, beta: float) -> pd.
     return pd.DataFrame([evaluate(d, keys, log_base=log_base, beta=beta) for d in draws], columns=keys)
 
 
+def _chunks(t: Contingency, model: str, samples: int, rng: np.random.Generator) -> Iterator:
+    """The random tables of :func:`null_distribution`, chunk by chunk, in the order they are drawn."""
+    chunk = _chunk_size(t, model)
+    done = 0
+    while done < samples:
+        size = min(chunk, samples - done)
+        yield _draw(t, model, size, rng)
+        done += size
+
+
 def null_distribution(t, measures: Iterable[str] | str | None = None, model: str = "perm",
                       samples: int = DEFAULT_SAMPLES, seed=None, log_base: float = math.e, beta: float = 1.0,
                       progress: Progress | None = None) -> pd.DataFrame:
@@ -351,22 +363,95 @@ def null_distribution(t, measures: Iterable[str] | str | None = None, model: str
     for all measures), one by one for tables of more than 262,144 cells. The AMI
     variants need one exact E[I] per distinct margins: once in all under perm, once
     per draw under the other models (tens of ms each for n = 10^4).
+
+    ``score_tables(draw_tables(t, model, samples, seed), measures, log_base, beta)`` is
+    the same distribution, with the tables kept to be scored again (another β, other
+    measures); this function scores each chunk as it is drawn and keeps none.
     """
     t = _check(t, model, log_base, beta)
     samples = _check_samples(samples)
     keys = [m.key for m in _measures(t, measures)]
     rng = _rng(seed)
-    chunk = _chunk_size(t, model)
     frames, done = [], 0
-    while done < samples:
-        size = min(chunk, samples - done)
-        frames.append(_evaluate_draws(_draw(t, model, size, rng), keys, log_base, beta))
-        done += size
+    for draws in _chunks(t, model, samples, rng):
+        frames.append(_evaluate_draws(draws, keys, log_base, beta))
+        done += len(draws)
         if progress is not None:
             progress(done, samples)
+    return _draw_frame(frames, keys)
+
+
+def _draw_frame(frames: list[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
     out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     out.index.name = "draw"
     return out[keys]
+
+
+@dataclass(frozen=True, eq=False)
+class RandomTables:
+    """The random labelings of :func:`null_distribution` as tables, drawn and not yet scored
+    (:func:`draw_tables`): scoring them again for another β, log base or set of measures
+    (:func:`score_tables`) gives exactly what ``null_distribution`` gives with the same seed,
+    without drawing them again.
+
+    ``table`` is the table whose margins (and model) the draws follow; ``chunks`` holds the
+    draws in the order they were drawn: dense batches stored in the smallest unsigned integer
+    type that holds ``n`` (with the type they are scored in) or lists of Contingency tables.
+    Read-only: share it, do not change it.
+    """
+
+    table: Contingency
+    model: str
+    samples: int
+    chunks: tuple
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the dense batches (the Contingency tables' not counted)."""
+        return sum(c[0].nbytes for c in self.chunks if isinstance(c, tuple) and isinstance(c[0], np.ndarray))
+
+
+def _stored(draws):
+    """A chunk as :class:`RandomTables` keeps it: a dense batch as (compact counts, their type)."""
+    if isinstance(draws, np.ndarray):
+        small = draws.astype(np.min_scalar_type(int(draws.max())) if draws.size else np.uint8)
+        small.flags.writeable = False
+        return (small, draws.dtype)
+    return list(draws)
+
+
+def _unstored(chunk):
+    if isinstance(chunk, tuple):
+        small, dtype = chunk
+        return small.astype(dtype)   # counts ≤ n: exact in either type
+    return chunk
+
+
+def draw_tables(t, model: str = "perm", samples: int = DEFAULT_SAMPLES, seed=None) -> RandomTables:
+    """``samples`` random labelings of ``t`` under ``model`` as tables, for
+    :func:`score_tables`; the same draws as :func:`null_distribution` with the same seed."""
+    t = _check(t, model, math.e, 1.0)
+    samples = _check_samples(samples)
+    rng = _rng(seed)
+    return RandomTables(t, model, samples, tuple(_stored(d) for d in _chunks(t, model, samples, rng)))
+
+
+def score_tables(tables: RandomTables, measures: Iterable[str] | str | None = None, log_base: float = math.e,
+                 beta: float = 1.0, progress: Progress | None = None) -> pd.DataFrame:
+    """The measures of the random labelings ``tables`` (from :func:`draw_tables`): the frame of
+    :func:`null_distribution` — identical values for the same table, model, samples and seed."""
+    if not isinstance(tables, RandomTables):
+        raise ValueError("tables must be the random tables of draw_tables (or sweep_tables)")
+    t = _check(tables.table, tables.model, log_base, beta)
+    keys = [m.key for m in _measures(t, measures)]
+    frames, done = [], 0
+    for chunk in tables.chunks:
+        draws = _unstored(chunk)
+        frames.append(_evaluate_draws(draws, keys, log_base, beta))
+        done += len(draws)
+        if progress is not None:
+            progress(done, tables.samples)
+    return _draw_frame(frames, keys)
 
 
 # --------------------------------------------------------------------------- expectations
@@ -557,23 +642,8 @@ def _table_with_margins(a: np.ndarray, b: np.ndarray) -> Contingency:
     return Contingency.from_table(sparse.coo_matrix((vals, (rows, cols)), shape=(a.size, b.size)))
 
 
-def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | None = None, model: str = "num1",
-                  n_classes: int = 10, class_sizes=None, samples: int = 100, seed=None,
-                  log_base: float = math.e, beta: float = 1.0,
-                  progress: Progress | None = None) -> pd.DataFrame:
-    """scikit-learn's "adjustment for chance" experiment under a random model:
-    random clusterings of ``n`` items into k clusters, for each k in ``ks``, scored
-    against gold classes.
-
-    The classes: ``class_sizes`` if given, else ``n_classes`` balanced classes. Under
-    ``num1`` they stay fixed and the clusterings are uniform over the partitions into
-    k blocks; under ``num`` the classes are random too (uniform with that many
-    blocks); under ``perm`` both are shuffled with balanced cluster sizes. (``all``
-    and ``all1`` draw the number of clusters at random, so k means nothing there.)
-
-    Returns a long DataFrame: columns ``k``, ``draw`` and one per measure key;
-    ``samples`` rows per k. ``progress(done, total)`` counts draws over all k.
-    """
+def _sweep_margins(n, ks, model, n_classes, class_sizes):
+    """(class sizes, ks) of a sweep, checked (see :func:`cluster_sweep`)."""
     if model not in ("num1", "num", "perm"):
         rm.check_model(model)
         raise ValueError(f"cluster_sweep varies the number of clusters, which the {model} model draws at "
@@ -592,6 +662,29 @@ def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | Non
     bad = [k for k in ks if not 1 <= k <= n]
     if not ks or bad:
         raise ValueError(f"every k must be between 1 and n = {n}; got {bad or 'none'}")
+    return a, ks
+
+
+def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | None = None, model: str = "num1",
+                  n_classes: int = 10, class_sizes=None, samples: int = 100, seed=None,
+                  log_base: float = math.e, beta: float = 1.0,
+                  progress: Progress | None = None) -> pd.DataFrame:
+    """scikit-learn's "adjustment for chance" experiment under a random model:
+    random clusterings of ``n`` items into k clusters, for each k in ``ks``, scored
+    against gold classes.
+
+    The classes: ``class_sizes`` if given, else ``n_classes`` balanced classes. Under
+    ``num1`` they stay fixed and the clusterings are uniform over the partitions into
+    k blocks; under ``num`` the classes are random too (uniform with that many
+    blocks); under ``perm`` both are shuffled with balanced cluster sizes. (``all``
+    and ``all1`` draw the number of clusters at random, so k means nothing there.)
+
+    Returns a long DataFrame: columns ``k``, ``draw`` and one per measure key;
+    ``samples`` rows per k. ``progress(done, total)`` counts draws over all k.
+    ``score_sweep(sweep_tables(...), measures, log_base, beta)`` gives the same frame
+    with the random tables kept (to score them again for another β or log base).
+    """
+    a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
     samples = _check_samples(samples)
     rng = _rng(seed)
     total, frames = samples * len(ks), []
@@ -602,8 +695,40 @@ def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | Non
             if progress is not None:
                 progress(offset + done, total)
 
-        draws = null_distribution(t, measures, model, samples, rng, log_base, beta, step)
-        draws.insert(0, "draw", np.arange(samples))
-        draws.insert(0, "k", k)
-        frames.append(draws)
+        frames.append(_sweep_rows(k, null_distribution(t, measures, model, samples, rng, log_base, beta, step)))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _sweep_rows(k: int, draws: pd.DataFrame) -> pd.DataFrame:
+    draws.insert(0, "draw", np.arange(len(draws)))
+    draws.insert(0, "k", k)
+    return draws
+
+
+def sweep_tables(n: int, ks: Iterable[int], model: str = "num1", n_classes: int = 10, class_sizes=None,
+                 samples: int = 100, seed=None) -> tuple[tuple[int, RandomTables], ...]:
+    """The random tables of :func:`cluster_sweep` (same arguments, same seed: the same draws),
+    as ``((k, RandomTables), ...)`` in the order of ``ks``, for :func:`score_sweep`."""
+    a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
+    samples = _check_samples(samples)
+    rng = _rng(seed)
+    return tuple((k, draw_tables(_table_with_margins(a, _balanced(int(n), k)), model, samples, rng)) for k in ks)
+
+
+def score_sweep(tables: Sequence[tuple[int, RandomTables]], measures: Iterable[str] | str | None = None,
+                log_base: float = math.e, beta: float = 1.0, progress: Progress | None = None) -> pd.DataFrame:
+    """:func:`cluster_sweep`'s frame from the tables of :func:`sweep_tables`: identical values
+    for the same arguments and seed. ``progress(done, total)`` counts scored draws over all k."""
+    tables = list(tables)
+    if not tables or not all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], RandomTables)
+                             for x in tables):
+        raise ValueError("tables must be the (k, random tables) pairs of sweep_tables")
+    total, frames, offset = sum(r.samples for _, r in tables), [], 0
+    for k, r in tables:
+        def step(done, _, offset=offset):
+            if progress is not None:
+                progress(offset + done, total)
+
+        frames.append(_sweep_rows(int(k), score_tables(r, measures, log_base, beta, step)))
+        offset += r.samples
     return pd.concat(frames, ignore_index=True)

@@ -571,8 +571,10 @@ APP_DEFAULTS = {
 
 
 def app_command(extra: list[str]) -> list[str]:
-    """``python -m streamlit run dashboard/app.py`` with safe defaults the user may override."""
-    cmd = [sys.executable, "-m", "streamlit", "run", str(dashboard_app_path())]
+    """``python -m dashboard.serve run dashboard/app.py`` (``streamlit run`` with the pages'
+    libraries imported at server start: see ``dashboard/serve.py``) with safe defaults the user
+    may override."""
+    cmd = [sys.executable, "-m", "dashboard.serve", "run", str(dashboard_app_path())]
     given = {a.split("=", 1)[0] for a in extra if a.startswith("--")}
     for option, value in APP_DEFAULTS.items():
         if option not in given:

@@ -22,6 +22,8 @@ import math
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from functools import cached_property
+from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -478,6 +480,37 @@ class Contingency(TableStats):
             raise ValueError(f"gold and clusters must have the same length, got {len(gold)} and {len(clusters)}")
         if not gold:
             raise ValueError("empty input: gold and clusters hold no items")
+        coded = _plain_memberships(gold, clusters)
+        if coded is not None:
+            return cls._from_plain_memberships(coded, mode)
+        return cls._from_weighted_memberships(gold, clusters, mode)
+
+    @classmethod
+    def _from_plain_memberships(cls, m: "_Memberships", mode: str) -> "Contingency":
+        """:meth:`from_memberships` of labels without weights, in arrays: the same cells, in the
+        same order, with the same sums as the per-item loop of :meth:`_from_weighted_memberships`
+        (a cell's additions run in item order in both: ``np.bincount`` adds its weights in input
+        order), at a fraction of its cost."""
+        g_pos, c_pos = _pair_positions(m.g_items, m.c_items, m.n_items)
+        n_q = len(m.c_labels)
+        key = m.g_codes[g_pos] * n_q + m.c_codes[c_pos]
+        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        order = np.argsort(first)                    # cells in the order they first occur
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        cell = rank[inverse.reshape(-1)]
+        if mode == "fuzzy":                          # mass 1 over the item's d classes: 1/d each
+            g_count = np.bincount(m.g_items, minlength=m.n_items).astype(np.float64)
+            vals = np.bincount(cell, weights=1.0 / g_count[m.g_items[g_pos]], minlength=order.size)
+        else:
+            vals = np.bincount(cell, minlength=order.size).astype(np.float64)
+        key = uniq[order]
+        return cls._from_coo(key // n_q, key % n_q, _normalize_counts(vals), list(m.g_labels), list(m.c_labels))
+
+    @classmethod
+    def _from_weighted_memberships(cls, gold: list, clusters: list, mode: str) -> "Contingency":
+        """:meth:`from_memberships` item by item: any entries, weights included (the reference
+        the array path of :meth:`_from_plain_memberships` matches exactly)."""
         cells: dict[tuple[Hashable, Hashable], float] = {}
         for i, (g, k) in enumerate(zip(gold, clusters)):
             gw, kw = _weights(g, "gold", i), _weights(k, "clusters", i)
@@ -740,6 +773,79 @@ def _weights(entry, name: str, i: int) -> dict:
     if any(k is None or (isinstance(k, float) and math.isnan(k)) for k in w):
         raise ValueError(f"{name}[{i}] has a missing label (NaN/None)")
     return w
+
+
+# Entries the array path of from_memberships reads without a check per item (exact types):
+# collections of labels, and single labels. Anything else — a mapping of weights, an array, a
+# generator, another object — goes item by item (``_weights``), which also words every refusal.
+_LABEL_COLLECTIONS = frozenset({tuple, list, set, frozenset})
+_SINGLE_LABELS = frozenset({int, float, str, bytes, bool, np.int64, np.int32, np.float64, np.str_})
+
+
+class _Memberships(NamedTuple):
+    """Memberships of items without weights, as arrays. ``g_items[j]``/``g_codes[j]``: the item
+    and class (an index into ``g_labels``) of the j-th class membership, in item order and each
+    item's own order, repeats within an item dropped; the same for clusters. Labels are numbered
+    in the order they first occur."""
+
+    g_items: np.ndarray
+    g_codes: np.ndarray
+    g_labels: list
+    c_items: np.ndarray
+    c_codes: np.ndarray
+    c_labels: list
+    n_items: int
+
+
+def _plain_memberships(gold: list, clusters: list) -> _Memberships | None:
+    """The memberships of two equally long, non-empty lists of entries as arrays, or None when
+    an entry is not a plain label or collection of labels, is empty, or holds a missing label
+    (NaN/None): the caller then goes item by item, which refuses the bad entry in its words."""
+    g, c = _label_codes(gold), _label_codes(clusters)
+    if g is None or c is None:
+        return None
+    return _Memberships(*g, *c, len(gold))
+
+
+def _label_codes(entries: list):
+    kinds = set(map(type, entries))
+    if not kinds <= _LABEL_COLLECTIONS | _SINGLE_LABELS:
+        return None
+    if not kinds <= _LABEL_COLLECTIONS:
+        entries = [e if type(e) in _LABEL_COLLECTIONS else (e,) for e in entries]
+    lengths = np.fromiter(map(len, entries), dtype=np.int64, count=len(entries))
+    if lengths.min() == 0:
+        return None
+    flat = list(chain.from_iterable(entries))
+    try:
+        index = dict.fromkeys(flat)                     # labels in the order they first occur
+    except TypeError:                                   # unhashable: refused item by item
+        return None
+    labels = list(index)
+    if None in index or (any(issubclass(t, float) for t in set(map(type, labels)))
+                         and any(isinstance(k, float) and math.isnan(k) for k in labels)):
+        return None                                     # a missing label (NaN/None)
+    index = {k: i for i, k in enumerate(labels)}
+    codes = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
+    items = np.repeat(np.arange(len(entries), dtype=np.int64), lengths)
+    if lengths.max() > 1:                               # a label repeated within an item counts once
+        _, first = np.unique(items * len(labels) + codes, return_index=True)
+        if first.size < codes.size:
+            first.sort()
+            items, codes = items[first], codes[first]
+    return items, codes, labels
+
+
+def _pair_positions(g_items: np.ndarray, c_items: np.ndarray, n_items: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions in the class and the cluster memberships of every (class, cluster) pair of an
+    item, item by item, each class with each of the item's clusters in turn (|G|·|K| per item)."""
+    c_count = np.bincount(c_items, minlength=n_items)
+    c_start = np.cumsum(c_count) - c_count
+    reps = c_count[g_items]                             # each class membership, once per cluster
+    g_pos = np.repeat(np.arange(g_items.size), reps)
+    block = np.repeat(np.cumsum(reps) - reps, reps)     # where each repeated block starts
+    c_pos = c_start[g_items[g_pos]] + np.arange(g_pos.size) - block
+    return g_pos, c_pos
 
 
 def _comb2_from_histogram(hist: np.ndarray, n: int) -> int:

@@ -21,8 +21,13 @@ def bcubed(t):
     return t.memo("bcubed", _bcubed)
 
 
+def cell_squares(t):
+    """n_ij² per cell, shared by BCubed and the element-centric similarity."""
+    return t.memo("cell_squares", lambda t: t.cell_values * t.cell_values)
+
+
 def _bcubed(t):
-    sq = t.cell_values * t.cell_values
+    sq = cell_squares(t)
     precision = div(t.cell_total(div(sq, t.cell_cluster_sizes, 0.0)), t.n, 1.0)
     recall = div(t.cell_total(div(sq, t.cell_class_sizes, 0.0)), t.n, 1.0)
     return precision, recall
@@ -77,6 +82,5 @@ def element_centric(t, *, log_base, beta):
     (÷ a_i), it takes the stricter of the two per cell. 1 for an empty table.
     Fractional (fuzzy) tables use the same cell formula, as BCubed does.
     """
-    sq = t.cell_values * t.cell_values
     larger = np.maximum(t.cell_class_sizes, t.cell_cluster_sizes)
-    return div(t.cell_total(div(sq, larger, 0.0)), t.n, 1.0)
+    return div(t.cell_total(div(cell_squares(t), larger, 0.0)), t.n, 1.0)

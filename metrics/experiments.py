@@ -51,7 +51,7 @@ import pandas as pd
 
 from . import generators
 from .batch import evaluate_batch
-from .contingency import Contingency
+from .contingency import Contingency, _plain_memberships
 from .registry import MEASURES, resolve
 
 __all__ = [
@@ -156,11 +156,22 @@ def with_noise(clustering: Sequence, fraction: float, seed=None) -> list[tuple]:
 
 def fuzzy_tables(gold: Sequence, clusters: Sequence, *, dissimilarity: bool = True) -> dict[str, Contingency]:
     """The tables of :data:`VARIANTS`: ``from_memberships`` in both modes and, when
-    ``dissimilarity``, :func:`metrics.generators.dissimilarity_adjusted` of each."""
-    out = {mode: Contingency.from_memberships(gold, clusters, mode=mode) for mode in ("fuzzy", "count")}
+    ``dissimilarity``, :func:`metrics.generators.dissimilarity_adjusted` of each.
+
+    Labels without weights are read once for all four tables (the same tables, to the last bit,
+    as the four calls make); other entries go to each call, which reads or refuses them."""
+    gold, clusters = list(gold), list(clusters)
+    m = _plain_memberships(gold, clusters) if gold and len(gold) == len(clusters) else None
+    if m is None:
+        out = {mode: Contingency.from_memberships(gold, clusters, mode=mode) for mode in ("fuzzy", "count")}
+        if dissimilarity:
+            for mode in ("fuzzy", "count"):
+                out[f"{mode}_diss"] = generators.dissimilarity_adjusted(gold, clusters, mode=mode)
+        return out
+    out = {mode: Contingency._from_plain_memberships(m, mode) for mode in ("fuzzy", "count")}
     if dissimilarity:
         for mode in ("fuzzy", "count"):
-            out[f"{mode}_diss"] = generators.dissimilarity_adjusted(gold, clusters, mode=mode)
+            out[f"{mode}_diss"] = generators._adjusted(m, out[mode], mode)
     return out
 
 

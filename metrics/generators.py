@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
-from .contingency import Contingency
+from .contingency import Contingency, _Memberships, _pair_positions, _plain_memberships
 
 __all__ = [
     "dom", "dom_tables", "dom_matching", "dom_realizable",
@@ -785,13 +785,11 @@ def _labels_tuple(entry, name: str, i: int) -> tuple:
     return t
 
 
-def _membership_matrix(entries: list[tuple], labels: list[Hashable]) -> np.ndarray:
-    index = {lab: k for k, lab in enumerate(labels)}
-    m = np.zeros((len(entries), len(labels)))
-    for i, e in enumerate(entries):
-        for lab in e:
-            m[i, index[lab]] = 1.0
-    return m
+def _shared_pairs(m: _Memberships):
+    """Every (item, class, cluster) the item belongs to both of, as three arrays: the pairs of an
+    item's class and cluster memberships (|G(item)|·|K(item)| per item, few)."""
+    g_pos, c_pos = _pair_positions(m.g_items, m.c_items, m.n_items)
+    return m.g_items[g_pos], m.g_codes[g_pos], m.c_codes[c_pos]
 
 
 def dissimilarity_adjusted(gold: Sequence, clusters: Sequence, mode: str = "fuzzy") -> Contingency:
@@ -834,7 +832,14 @@ def dissimilarity_adjusted(gold: Sequence, clusters: Sequence, mode: str = "fuzz
     matching (one non-zero cell per row and column) and scores V = 1 — the paper's
     Figure 11 claim. Returns a :class:`Contingency` of fractional masses.
     """
-    sim, diss, g_labels, c_labels = _similarity_dissimilarity(gold, clusters, mode)
+    m = _checked_memberships(gold, clusters, mode)
+    return _adjusted(m, Contingency._from_plain_memberships(m, mode), mode)
+
+
+def _adjusted(m: _Memberships, base: Contingency, mode: str) -> Contingency:
+    """:func:`dissimilarity_adjusted` of memberships read by :func:`_checked_memberships`, whose
+    ordinary table (``from_memberships``, same ``mode``) is ``base``."""
+    sim, diss, g_labels, c_labels = _similarity_dissimilarity_of(m, base, mode)
     r_idx, c_idx = linear_sum_assignment(sim - diss, maximize=True)
     adjusted = sim.copy()
     row_mapped = np.zeros(sim.shape[0], bool)
@@ -843,21 +848,36 @@ def dissimilarity_adjusted(gold: Sequence, clusters: Sequence, mode: str = "fuzz
     col_mapped[c_idx] = True
     adjusted[np.ix_(row_mapped, col_mapped)] = 0.0
     adjusted[r_idx, c_idx] = sim[r_idx, c_idx]
-    for g, c in zip(r_idx, c_idx):
-        e = diss[g, c]
-        if e <= 0:
-            continue
-        others = np.flatnonzero(sim[:, c] > 0)
-        others = others[others != g]
-        if others.size:
-            adjusted[others, c] += e / others.size
-        elif sim.shape[0] > 1:
-            rest = np.flatnonzero(np.arange(sim.shape[0]) != g)
-            adjusted[rest, c] += e / rest.size
-        elif sim.shape[1] > 1:
-            rest = np.flatnonzero(np.arange(sim.shape[1]) != c)
-            adjusted[g, rest] += e / rest.size
+    _spread_error(adjusted, sim, diss[r_idx, c_idx], r_idx, c_idx)
     return Contingency.from_table(adjusted, g_labels, c_labels)
+
+
+def _spread_error(adjusted: np.ndarray, sim: np.ndarray, error: np.ndarray, r_idx: np.ndarray, c_idx: np.ndarray):
+    """Step 5 of :func:`dissimilarity_adjusted`, in place: the error mass ``error[p]`` of the mapped
+    pair (``r_idx[p]``, ``c_idx[p]``) split evenly over the other non-zero cells of its cluster in
+    ``sim`` (none: over all its other cells; a single class: over the class's other clusters).
+
+    All mapped pairs at once: a mapping is one to one, so each cluster's cells receive the share of
+    one pair only — every cell gets at most one addition, as it would pair by pair."""
+    n_rows, n_cols = sim.shape
+    pairs = np.flatnonzero(error > 0)
+    if pairs.size == 0:
+        return
+    r, c, e = r_idx[pairs], c_idx[pairs], error[pairs]
+    if n_rows == 1:                                   # one class (so one pair): its other clusters
+        if n_cols > 1:
+            rest = np.flatnonzero(np.arange(n_cols) != c[0])
+            adjusted[r[0], rest] += e[0] / rest.size
+        return
+    others = sim[:, c] > 0                            # classes × pairs: the cluster's non-zero cells …
+    others[r, np.arange(pairs.size)] = False          # … besides the mapped one
+    count = others.sum(axis=0)
+    alone = count == 0                                # none: all the cluster's other cells
+    others[:, alone] = True
+    others[r[alone], np.flatnonzero(alone)] = False
+    count[alone] = n_rows - 1
+    rows, p = np.nonzero(others)
+    adjusted[rows, c[p]] += (e / count)[p]
 
 
 def dissimilarity(gold: Sequence, clusters: Sequence, mode: str = "fuzzy"):
@@ -871,34 +891,69 @@ def dissimilarity(gold: Sequence, clusters: Sequence, mode: str = "fuzzy"):
     return pd.DataFrame(diss, index=g_labels, columns=c_labels)
 
 
-def _similarity_dissimilarity(gold, clusters, mode):
-    """(S, D, class labels, cluster labels) for :func:`dissimilarity_adjusted`."""
+def _checked_memberships(gold, clusters, mode) -> _Memberships:
+    """The memberships of :func:`dissimilarity_adjusted`'s input as arrays, or its refusal."""
     if mode not in ("fuzzy", "count"):
         raise ValueError(f"mode must be 'fuzzy' or 'count', got {mode!r}")
     if isinstance(gold, (str, bytes)) or not isinstance(gold, Iterable):
         raise ValueError("gold must be a sequence with one entry (label or labels) per item")
     if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Iterable):
         raise ValueError("clusters must be a sequence with one entry (label or labels) per item")
-    gold = [_labels_tuple(g, "gold", i) for i, g in enumerate(gold)]
-    clusters = [_labels_tuple(k, "clusters", i) for i, k in enumerate(clusters)]
-    if len(gold) != len(clusters):
-        raise ValueError(f"gold and clusters must have the same length, got {len(gold)} and {len(clusters)}")
-    if not gold:
-        raise ValueError("empty input: gold and clusters hold no items")
-    base = Contingency.from_memberships(gold, clusters, mode=mode)
+    gold, clusters = list(gold), list(clusters)
+    m = _plain_memberships(gold, clusters) if gold and len(gold) == len(clusters) else None
+    if m is None:  # entries of other kinds, or bad input: read (or refused) item by item
+        gold = [_labels_tuple(g, "gold", i) for i, g in enumerate(gold)]
+        clusters = [_labels_tuple(k, "clusters", i) for i, k in enumerate(clusters)]
+        if len(gold) != len(clusters):
+            raise ValueError(f"gold and clusters must have the same length, got {len(gold)} and {len(clusters)}")
+        if not gold:
+            raise ValueError("empty input: gold and clusters hold no items")
+        Contingency.from_memberships(gold, clusters, mode=mode)  # refuses a missing label (NaN/None)
+        m = _plain_memberships(gold, clusters)                 # tuples of good labels now: never None
+    return m
+
+
+def _similarity_dissimilarity(gold, clusters, mode):
+    """(S, D, class labels, cluster labels) for :func:`dissimilarity_adjusted`."""
+    m = _checked_memberships(gold, clusters, mode)
+    return _similarity_dissimilarity_of(m, Contingency._from_plain_memberships(m, mode), mode)
+
+
+def _similarity_dissimilarity_of(m: _Memberships, base: Contingency, mode: str):
+    """(S, D, class labels, cluster labels) of memberships read by :func:`_checked_memberships`
+    whose table (S) is ``base``."""
     g_labels, c_labels = list(base.row_labels), list(base.col_labels)
     sim = base.to_dense().astype(np.float64)
-    in_g = _membership_matrix(gold, g_labels)        # items × classes, 0/1
-    in_c = _membership_matrix(clusters, c_labels)    # items × clusters, 0/1
-    n_g = in_g.sum(axis=1)
-    n_c = in_c.sum(axis=1)
+    R, Q, n_items = len(g_labels), len(c_labels), m.n_items
+    g_items, g_labs, c_items, c_labs = m.g_items, m.g_codes, m.c_items, m.c_codes
+    n_g = np.bincount(g_items, minlength=n_items)            # classes of each item
+    n_c = np.bincount(c_items, minlength=n_items)            # clusters of each item
+    items, g_of, c_of = _shared_pairs(m)
+    cell = g_of * Q + c_of
+
+    def per_class(w):   # Σ w(item) over the items of each class, as a column
+        return np.bincount(g_labs, weights=w[g_items], minlength=R)[:, None]
+
+    def per_cluster(w):  # … of each cluster, as a row
+        return np.bincount(c_labs, weights=w[c_items], minlength=Q)[None, :]
+
+    def shared(w, keep=slice(None)):  # Σ w(item) over the items in both g and c
+        return np.bincount(cell[keep], weights=w[items[keep]], minlength=R * Q).reshape(R, Q)
+
+    # missing(g, c): the mass of g's items outside c = the mass of g's items less that of those
+    # also in c; remaining(g, c) the same for c. An item puts |K(item)| into each of its classes'
+    # rows and |G(item)| into each of its clusters' columns (count mode), or |K(item)| / |G(item)|
+    # and 1 (fuzzy). Every sum below is of whole numbers, so exact in any order; a fuzzy row mass
+    # is summed per denominator d = |G(item)| and divided once, no other rounding.
     if mode == "fuzzy":
-        row_mass = in_g * (n_c / n_g)[:, None]       # mass an item puts into each of its classes' rows
-        col_mass = in_c                              # and into each of its clusters' columns
+        ones = np.ones(n_items)
+        missing = np.zeros((R, Q))
+        for d in np.unique(n_g):
+            w = np.where(n_g == d, n_c, 0).astype(np.float64)
+            missing += (per_class(w) - shared(w, n_g[items] == d)) / d
+        remaining = per_cluster(ones) - shared(ones)
     else:
-        row_mass = in_g * n_c[:, None]
-        col_mass = in_c * n_g[:, None]
-    missing = row_mass.T @ (1.0 - in_c)              # mass of g's items outside c
-    remaining = (1.0 - in_g).T @ col_mass            # mass of c's items outside g
+        missing = per_class(n_c.astype(np.float64)) - shared(n_c.astype(np.float64))
+        remaining = per_cluster(n_g.astype(np.float64)) - shared(n_g.astype(np.float64))
     diss = 0.5 * (missing + remaining)
     return sim, diss, g_labels, c_labels

@@ -68,7 +68,7 @@ def completeness(t, *, log_base, beta):
           bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, §2",
           formula=r"V_\beta = \frac{(1+\beta)\,h\,c}{\beta h + c}",
           description="Weighted harmonic mean of homogeneity and completeness (β > 1 favours completeness).",
-          symmetric=True, sklearn="v_measure_score")
+          symmetric=True, sklearn="v_measure_score", uses_beta=True)
 def v_measure(t, *, log_base, beta):
     # Symmetric only for β = 1; the registry flag describes the default.
     h, c = homogeneity_completeness(t)
@@ -81,7 +81,7 @@ def v_measure(t, *, log_base, beta):
           formula=r"h = 1 - \frac{H(C\mid K)}{H(C,K)},\ c = 1 - \frac{H(K\mid C)}{H(C,K)}",
           description="V with homogeneity and completeness normalised by the joint entropy, "
                       "as Utt et al. write it (their printed numbers use Rosenberg & Hirschberg's).",
-          symmetric=True)
+          symmetric=True, uses_beta=True)
 def fuzzy_v_joint(t, *, log_base, beta):
     """V_β with h = 1 − H(C|K)/H(C,K) and c = 1 − H(K|C)/H(C,K) (1 when H(C,K) = 0).
 

@@ -148,8 +148,11 @@ def matched_mass(t):
 
 
 def _dense_matching(dense: np.ndarray):
-    kernels = _counting.compiled_kernels() if dense.dtype.kind in "iu" else None
-    if kernels is not None and min(dense.shape) >= _COMPILED_MATCHING_SIZE:
+    # The size first: asking for the kernels imports numba (a large import) for a table
+    # scipy solves in a moment anyway.
+    big = dense.dtype.kind in "iu" and min(dense.shape) >= _COMPILED_MATCHING_SIZE
+    kernels = _counting.compiled_kernels() if big else None
+    if kernels is not None:
         size, top = max(dense.shape), int(dense.max())
         if top * size < 1 << 56:  # the kernel's int64 prices cannot overflow
             # Jonker–Volgenant on integer counts (metrics/_numba_kernels.py), about half

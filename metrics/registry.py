@@ -32,7 +32,9 @@ class Measure:
     ``direction`` is ``"higher"`` or ``"lower"`` (which values are better);
     ``bounds`` is the closed range values are clipped to (``math.inf`` where
     unbounded); ``uses_log_base`` marks values that change with the unit of
-    information (nats, bits); ``symmetric`` says whether swapping classes and
+    information (nats, bits); ``uses_beta`` marks values that change with β (V_β:
+    every other measure ignores ``beta``, so a cache may reuse its value across β);
+    ``symmetric`` says whether swapping classes and
     clusters leaves the value unchanged; ``n_invariant`` whether multiplying every
     cell by λ does.
     """
@@ -55,6 +57,7 @@ class Measure:
     domain: str = "any"
     goodness_range: tuple[float, float] | None = None
     limit: Callable | None = field(default=None, repr=False, compare=False)
+    uses_beta: bool = False
 
     def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
         if not isinstance(t, Contingency):
@@ -146,7 +149,8 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              bounds: tuple[float, float], reference: str, formula: str, description: str,
              uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
              sklearn: str | None = None, vectorized: bool = True, domain: str = "any",
-             goodness_range: tuple[float, float] | None = None, limit: Callable | None = None):
+             goodness_range: tuple[float, float] | None = None, limit: Callable | None = None,
+             uses_beta: bool = False):
     """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
 
     ``func`` reads the shared quantities of ``t`` — a Contingency or, when
@@ -164,7 +168,7 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
                                 description, func, uses_log_base, symmetric, n_invariant, sklearn,
-                                vectorized, domain, goodness_range, limit)
+                                vectorized, domain, goodness_range, limit, uses_beta)
         return func
 
     return deco

@@ -25,7 +25,7 @@ def run(argv, capsys):
 
 def test_app_command_runs_streamlit_on_the_installed_app():
     cmd = cli.app_command(["--server.port", "8600"])
-    assert cmd[:4] == [sys.executable, "-m", "streamlit", "run"]
+    assert cmd[:4] == [sys.executable, "-m", "dashboard.serve", "run"]  # streamlit run, libraries preloaded
     assert Path(cmd[4]) == cli.dashboard_app_path() and cmd[4].endswith(os.path.join("dashboard", "app.py"))
     for option, value in cli.APP_DEFAULTS.items():
         assert cmd[cmd.index(option) + 1] == value

@@ -5,7 +5,7 @@ import streamlit as st
 
 import metrics
 from dashboard.components import fuzzy_views as fz
-from dashboard.components.charts import fmt, table_heatmap
+from dashboard.components.charts import fmt
 from dashboard.components.controls import shared_controls
 from dashboard.components.readout import show_frame
 from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
@@ -34,16 +34,18 @@ st.caption("Ambiguous data: a point may belong to several gold classes and, in a
 # ---------------------------------------------------------------- the worked example
 st.header("The worked example (Tables 1–2)")
 ex = fz.example()
+# Tables 1 and 2 (fixed data: four points, two clusters, every number in [0, 10)) as text, show_frame's
+# cheaper path: they read, and sort, as they would as numbers.
 w1, w2, w3 = st.columns([4, 4, 5], gap="medium")
 with w1:
     st.markdown("**Memberships** (Figures 1–2)")
     st.dataframe(fz.example_memberships(), hide_index=True, width="stretch", key="fz_ex_members")
 with w2:
     st.markdown("**Table 1** — each point's mass 1 split over its classes")
-    show_frame(fz.example_table1(), key="fz_ex_table1", width="stretch")
+    show_frame(fz.example_table1(), key="fz_ex_table1", sortable=False, width="stretch")
 with w3:
     st.markdown("**Table 2** — the fuzzy contingency table (clusters as rows, as printed)")
-    show_frame(fz.example_table2(), key="fz_ex_table2", width="stretch")
+    show_frame(fz.example_table2(), key="fz_ex_table2", sortable=False, width="stretch")
 scores = fz.example_scores(settings.log_base, settings.beta)
 show_frame(scores, key="fz_ex_scores", hide_index=True, width="stretch")
 fuzzy_rh = float(scores.loc[0, "V, R&H normalisation (H(C), H(K))"])
@@ -103,27 +105,26 @@ def playground(log_base: float, beta: float) -> None:
     params = (int(n), scheme, rate, int(classes), seed, noise / 100)
     try:
         gold = fz.gold_standard(*params[:5])
-        long = fz.softness_curve(params, measure, log_base, beta)
+        curve = fz.softness_curve(*params, measure, log_base, beta)
     except (ValueError, KeyError) as exc:
         st.error(f"These settings do not make a data set: {exc}. Change the sliders.")
         return
-    steps = sorted(long["step"].unique())
-    softness = {s: float(long.loc[long["step"] == s, "softness"].iloc[0]) for s in steps}
+    softness = curve.softness
     # The rule metrics.experiments.ambiguity_sweep uses, so the sweep below passes through this point.
-    here = steps[experiments.closest_step([softness[s] / 100 for s in steps], soft / 100)]
-    values = fz.step_scores(*params, here, measure, log_base, beta)
+    here = experiments.closest_step([s / 100 for s in softness], soft / 100)
+    variants_fig, curve_fig = fz.curve_figures(*params, measure, log_base, beta, here)
     symbol = metrics.MEASURES[measure].symbol
     ambiguous = sum(len(g) > 1 for g in gold)
-    st.caption(f"{len(gold)} points, {ambiguous} of them ambiguous; {len(steps)} clusterings from hard to the "
+    st.caption(f"{len(gold)} points, {ambiguous} of them ambiguous; {len(softness)} clusterings from hard to the "
                f"perfect soft one. At the sliders: {softness[here]:.0f} % of the extra memberships assigned"
                + (f", {noise} % of the points' clusters permuted." if noise else "."))
     p1, p2 = st.columns([2, 3], gap="medium")
     with p1:
         st.markdown(f"**{symbol} at the sliders**")
-        st.plotly_chart(fz.variants_figure(values, symbol), key="fz_variants", width="stretch")
+        st.plotly_chart(variants_fig, key="fz_variants", width="stretch")
     with p2:
         st.markdown(f"**{symbol} along softness** (Utt et al. Figures 6 and 11)")
-        st.plotly_chart(fz.steps_figure(long, symbol, softness[here]), key="fz_curve", width="stretch")
+        st.plotly_chart(curve_fig, key="fz_curve", width="stretch")
     if scheme in fz.SWEEP_RATES:
         st.markdown(f"**{symbol} along the ambiguity rate** — the four countings at every position of the "
                     f"{'ambiguous-points' if scheme == 'share' else 'classes-per-point'} slider, the other sliders "
@@ -134,16 +135,16 @@ def playground(log_base: float, beta: float) -> None:
     else:
         st.caption("The halving scheme fixes every point's ambiguity, so there is no rate to sweep: choose another "
                    "ambiguity scheme to see the scores along the ambiguity rate.")
-    with st.expander("The tables at the sliders"):
-        tables = fz.step_tables(*params, here)
-        h1, h2 = st.columns(2)
-        for col, variant in ((h1, "fuzzy"), (h2, "fuzzy_diss")):
+    # Drawn only while open (a closed expander runs nothing): a slider step pays for no heatmap
+    # it does not show.
+    tables_box = st.expander("The tables at the sliders", key="fz_tables", on_change="rerun")
+    if tables_box.open:
+        heatmaps = fz.step_heatmaps(*params, here, ("fuzzy", "fuzzy_diss"))
+        for col, (variant, (fig, caption)) in zip(tables_box.columns(2), heatmaps.items()):
             with col:
                 st.markdown(f"**{fz.VARIANT_LABELS[variant]}**")
-                fig, summary = table_heatmap(tables[variant], max_rows=30, max_cols=30, height=420)
                 st.plotly_chart(fig, key=f"fz_heat_{variant}", width="stretch")
-                st.caption(summary or f"{tables[variant].shape[0]} classes × {tables[variant].shape[1]} clusters, "
-                                      f"total mass {fmt(tables[variant].n)}")
+                st.caption(caption)
 
 
 playground(settings.log_base, settings.beta)
@@ -168,10 +169,9 @@ def experiments_section() -> None:
             largest = e1.select_slider("Largest size", [16, 32, 64, 128, 256, 512], 128, key="fz_e1_max",
                                        bind="query-params")
             repeats = e2.slider("Gold standards per size", 5, 50, 20, 5, key="fz_e1_rep", bind="query-params")
-            frame = fz.experiment1(fz.sizes_up_to(int(largest), 8), int(repeats), seed)
-            summary = experiments.summarize(frame)
-            st.plotly_chart(fz.experiment1_figure(frame), key="fz_exp1", width="stretch")
-            show_frame(summary, key="fz_exp1_summary", percent=["fuzzy_higher"], hide_index=True, width="stretch",
+            view = fz.experiment1_view(int(largest), int(repeats), seed)
+            st.plotly_chart(view.figure, key="fz_exp1", width="stretch")
+            show_frame(view.summary, key="fz_exp1_summary", percent=["fuzzy_higher"], hide_index=True, width="stretch",
                        column_config={"fuzzy_higher": st.column_config.Column("fuzzy higher (share)")})
     if tab2.open:
         with tab2:

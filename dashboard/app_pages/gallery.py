@@ -46,4 +46,4 @@ for paper in [p for p in gallery.PAPERS if p in papers]:
     if not (shown["paper"] == paper).any():
         st.caption("Every number of this paper agrees.")
         continue
-    gv.show_paper(shown, paper)
+    gv.show_paper(paper, only_open)  # built once per server for every (paper, filter)

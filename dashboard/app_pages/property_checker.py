@@ -182,8 +182,8 @@ def demos(key: str, result: dict, settings) -> None:
 
     with tab_range:
         keys = ["vi", "nvi"] + ([key] if key not in ("vi", "nvi") else [])
-        curve = pv.range_curve(tuple(keys), settings.log_base, settings.beta)
-        st.plotly_chart(pv.range_figure(curve, keys), key="pc_range_chart", width="stretch")
+        st.plotly_chart(pv.range_chart(tuple(keys), settings.log_base, settings.beta), key="pc_range_chart",
+                        width="stretch")
         st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport 2009). "
                    f"Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "
                    f"{facts.nvi_reference_text(pv.CLASS_SIZE)} Values in {settings.unit}, from `metrics.evaluate` of "
@@ -196,10 +196,7 @@ demos(key, result, settings)
 st.divider()
 st.subheader("Every measure × property — Wu et al.'s Table 12, extended")
 long = pv.properties_matrix_long()
-cells, was_printed, disagrees = pv.matrix_frames(long)
-st.dataframe(pv.styled_matrix(cells, was_printed, disagrees), key="pc_matrix", width="stretch",
-             height=38 + 35 * min(len(cells), 18),
-             column_config={"measure": st.column_config.TextColumn("Measure", width="medium")})
+explained, matrix_csv = pv.show_matrix(pv.MATRIX_SEED, pv.MATRIX_TRIALS, long)
 st.caption("Columns: Wu et al.'s properties W1 symmetry, W2 n-invariance, W3 convex additivity, W4 left- and W5 "
            "right-domain completeness (printed P1–P5 in their Table 12; not Dom's P1–P7), then the metric axioms "
            "of a distance — identity d(X, X) = 0, symmetry, triangle inequality. "
@@ -207,10 +204,9 @@ st.caption("Columns: Wu et al.'s properties W1 symmetry, W2 n-invariance, W3 con
            "printed, with their entry (" + pv.table12()["note"] + " — so Yes* marks both the un-normalized measure, "
            "where it means yes, and the normalized one, where it means no); yellow ones are where the print and the "
            "check disagree. Checked by `metrics.properties.properties_table` with seed 0 and 200 cases per property.")
-explained = pv.wu_explanations(long)
 if explained:
     st.markdown(f"**Where Table 12 and the check disagree** ({pv.table12()['differences']['reading']})")
     for why, where in explained:
         st.markdown(f"- **{', '.join(where)}** — {why}")
-st.download_button("Matrix (CSV)", long.to_csv(index=False).encode("utf-8"), file_name="properties.csv",
+st.download_button("Matrix (CSV)", matrix_csv, file_name="properties.csv",
                    mime="text/csv", key="pc_matrix_dl", on_click="ignore")

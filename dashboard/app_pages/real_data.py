@@ -2,7 +2,6 @@
 number of clusters (Rosenberg & Hirschberg Fig. 4/5, Wu et al. Fig. 6) and the uniform effect
 (CV_0, CV_1, DCV)."""
 
-import pandas as pd
 import streamlit as st
 
 import metrics
@@ -12,7 +11,6 @@ from dashboard.components.readout import format_number as fmt
 from dashboard.components.readout import escape_markdown, show_frame
 from dashboard.components.solutions_views import real_data_link_params
 from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
-from metrics import experiments
 
 DEFAULT_ALGOS = ["kmeans", "ward"]
 # The page's state (components/state.py): a link names some of these, the rest take their defaults.
@@ -84,43 +82,41 @@ if not algorithms:
 if not keys:
     st.info("Choose at least one measure.")
     st.stop()
-ks = list(range(int(k_lo), int(k_hi) + 1))
-algorithms = [a for a in rd.ALGORITHMS if a in algorithms]
+ks = tuple(range(int(k_lo), int(k_hi) + 1))
+algorithms = tuple(a for a in rd.ALGORITHMS if a in algorithms)
 try:
-    rd.run_clusterings(key, algorithms, ks, standardize, int(seed))
-    frame = pd.concat([rd.sweep(key, a, tuple(ks), standardize, int(seed), tuple(keys), settings.log_base,
-                                settings.beta) for a in algorithms], ignore_index=True)
+    # Cached across sessions per state: a rerun that changes nothing computed (the log scale, a
+    # state seen before) rebuilds nothing (real_data_views.sweep_view).
+    view = rd.sweep_view(key, algorithms, ks, standardize, int(seed), tuple(keys), settings.log_base, settings.beta)
 except (ValueError, KeyError) as exc:
     st.error(f"Could not evaluate the clusterings: {exc}")
     st.stop()
-long = rd.long_values(frame, keys)
+frame = view.frame
+measures_fig, goodness_fig, cv_fig = view.figures(log_x)
 
 st.subheader("Measures against k")
 st.caption(f"Dashed line: the true number of classes ({data.n_classes}). Units: {settings.unit}; "
            f"β = {settings.beta:g}. Rosenberg & Hirschberg: VI grows with k and cannot pick k; Wu et al.: the "
            "normalized VI_n, VD_n and R_n agree on the best k.")
-st.plotly_chart(rd.measures_figure(long, keys, data.n_classes, log_x), key="rd_measures", width="stretch")
+st.plotly_chart(measures_fig, key="rd_measures", width="stretch")
 
 st.subheader("Which k does each measure prefer?")
-st.plotly_chart(rd.goodness_figure(long, keys, algorithms, data.n_classes, log_x), key="rd_goodness",
-                width="stretch")
+st.plotly_chart(goodness_fig, key="rd_goodness", width="stretch")
 st.caption("The registry's goodness scale (`Measure.goodness`): 1 = best possible, distances flipped; it keeps "
            "each measure's order, so a curve's peak is the k that measure rates best.")
-best = {a: experiments.best_k(frame[frame["algorithm"] == a], keys) for a in algorithms}
-table = pd.DataFrame({"measure": [f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}" for k in keys],
-                      **{rd.ALGORITHMS[a]: [best[a].get(k) for k in keys] for a in algorithms}})
 st.markdown(f"**Best k per measure** (the data has {data.n_classes} classes)")
-show_frame(table, key="rd_best", hide_index=True, width="content")
+# One measure per row: its numbers as text (readout.as_text), no Styler to build on every rerun.
+show_frame(view.best, key="rd_best", sortable=False, hide_index=True, width="content")
 # The Solutions page recomputes exactly these runs from the link (data set, algorithms, k, standardization, seed).
 page_link("app_pages/solutions.py", "Rank these runs on the Solutions page: every measure's verdict, where they agree",
-          real_data_link_params(key, algorithms, (k_lo, k_hi), standardize, int(seed), keys),
+          real_data_link_params(key, list(algorithms), (k_lo, k_hi), standardize, int(seed), keys),
           icon=":material/leaderboard:")
 
 st.subheader("The uniform effect: CV_0, CV_1 and DCV")
 cv0 = float(frame["cv0"].iloc[0])
 u1, u2 = st.columns([3, 2], gap="medium")
 with u1:
-    st.plotly_chart(rd.cv_figure(frame, cv0, data.n_classes, log_x), key="rd_cv", width="stretch")
+    st.plotly_chart(cv_fig, key="rd_cv", width="stretch")
 with u2:
     at_true = frame[frame["k"] == data.n_classes]
     st.markdown(f"CV_0 of the class sizes: **{fmt(cv0)}**")
@@ -132,8 +128,11 @@ with u2:
     st.caption("Wu et al. §3.1: K-means tends to make clusters of similar sizes (CV_1 < CV_0, DCV < 0) — the "
                "uniform effect; measures that reward it mislead on skewed classes (try *Breast cancer*).")
 
-with st.expander("All values"):
-    shown = frame.assign(algorithm=frame["algorithm"].map(rd.ALGORITHMS))
-    show_frame(shown, key="rd_values", hide_index=True, width="stretch")
-    st.download_button("Values (CSV)", shown.to_csv(index=False).encode("utf-8"), file_name=f"{key}-k-sweep.csv",
-                       mime="text/csv", key="rd_dl", on_click="ignore")
+# Drawn only while open (a closed expander runs nothing): a step of a control pays for no table
+# it does not show.
+values_box = st.expander("All values", key="rd_values_box", on_change="rerun")
+if values_box.open:
+    with values_box:
+        show_frame(view.shown, key="rd_values", hide_index=True, width="stretch")
+        st.download_button("Values (CSV)", view.csv, file_name=f"{key}-k-sweep.csv",
+                           mime="text/csv", key="rd_dl", on_click="ignore")

@@ -162,18 +162,61 @@ def sweep_problem(n: int, samples: int) -> str | None:
             f"{format_number(len(KS))} values of k, would keep the server busy for too long: {advice}.")
 
 
+@st.cache_resource(max_entries=6, show_spinner=False)
+def sweep_tables(n: int, n_classes: int, model: str, samples: int, seed: int):
+    """``chance.sweep_tables(n, KS, model, n_classes, samples, seed)``: the sweep's random
+    tables, drawn once per server and shared read-only, so that another β or unit scores them
+    again without drawing them again (at most a few MB each: ``RandomTables.nbytes``)."""
+    return chance.sweep_tables(n, KS, model=model, n_classes=n_classes, samples=samples, seed=seed)
+
+
+def _sweep_keys(n: int, n_classes: int, model: str, samples: int, seed: int) -> tuple[list[str], list[str], list[str]]:
+    """The sweep's measures (every one that applies, in registry order: ``cluster_sweep``'s
+    columns), and those that ignore β and those that use it (the registry's ``uses_beta``)."""
+    first = sweep_tables(n, n_classes, model, samples, seed)[0][1].table
+    keys = [k for k, m in metrics.MEASURES.items() if m.applies_to(first)]
+    return (keys, [k for k in keys if not metrics.MEASURES[k].uses_beta],
+            [k for k in keys if metrics.MEASURES[k].uses_beta])
+
+
+def _score_summary(n: int, n_classes: int, model: str, samples: int, seed: int, keys: list[str],
+                   log_base: float, beta: float) -> pd.DataFrame:
+    tables = sweep_tables(n, n_classes, model, samples, seed)
+    bar, step = _progress(f"Scoring random clusterings ({model}, k = {KS[0]} to {KS[-1]}):")
+    try:
+        draws = chance.score_sweep(tables, keys, log_base=log_base, beta=beta, progress=step)
+        return summarize_sweep(draws, n, n_classes, model, log_base, beta)
+    finally:
+        bar.empty()
+
+
+@st.cache_data(max_entries=48, show_spinner=False)
+def _summary_without_beta(n: int, n_classes: int, model: str, samples: int, seed: int,
+                          log_base: float) -> pd.DataFrame:
+    """:func:`summarize_sweep` of the measures that ignore β (the AMI variants, the costly ones):
+    one computation serves every β."""
+    _, keys, _ = _sweep_keys(n, n_classes, model, samples, seed)
+    return _score_summary(n, n_classes, model, samples, seed, keys, log_base, 1.0)
+
+
 @st.cache_data(max_entries=48, show_spinner=False)
 def sweep_summary(n: int, n_classes: int, model: str, samples: int, seed: int, log_base: float = math.e,
                   beta: float = 1.0) -> pd.DataFrame:
     """:func:`summarize_sweep` of ``chance.cluster_sweep(n, KS, None, model, n_classes, samples,
-    seed, log_base, beta)`` — every measure; cached across sessions, with progress on a miss."""
-    bar, step = _progress(f"Drawing random clusterings ({model}, k = {KS[0]} to {KS[-1]}):")
-    try:
-        draws = chance.cluster_sweep(n, KS, None, model=model, n_classes=n_classes, samples=samples, seed=seed,
-                                     log_base=log_base, beta=beta, progress=step)
-        return summarize_sweep(draws, n, n_classes, model, log_base, beta)
-    finally:
-        bar.empty()
+    seed, log_base, beta)`` — every measure; cached across sessions, with progress on a miss.
+
+    The random tables are drawn once (:func:`sweep_tables`) and the measures that ignore β
+    scored once per unit (:func:`_summary_without_beta`); a new β scores only V_β's columns.
+    The rows come out as ``cluster_sweep`` would give them: by k, then in registry order."""
+    keys, _, with_beta = _sweep_keys(n, n_classes, model, samples, seed)
+    parts = [_summary_without_beta(n, n_classes, model, samples, seed, log_base)]
+    if with_beta:
+        parts.append(_score_summary(n, n_classes, model, samples, seed, with_beta, log_base, beta))
+    order = {key: i for i, key in enumerate(keys)}
+    out = pd.concat(parts, ignore_index=True)
+    rank = out["key"].map(lambda k: order[k])
+    return out.assign(_rank=rank).sort_values(["k", "_rank"], kind="stable").drop(columns="_rank").reset_index(
+        drop=True)
 
 
 # ---------------------------------------------------------------- a table against chance

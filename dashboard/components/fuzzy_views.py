@@ -2,14 +2,17 @@
 Experiments 1–3, all computed by ``metrics`` (``Contingency.from_memberships``,
 ``metrics.generators``' ambiguity generators and dissimilarity step, ``metrics.experiments``).
 
-Heavy work is cached per unit — one data size of an experiment, one softness step — so the
-page can show progress while new units are computed and a rerun with settings seen before
-costs nothing.
+Heavy work is cached, across sessions: the playground's clusterings and their scores once per
+setting (all of a setting's clusterings together: a few milliseconds), the experiments per unit —
+one data size, one softness step — so that the page can show progress while new units are
+computed. A rerun with settings seen before computes nothing. Figures a slider redraws are built
+without Plotly's validation (``validate=False``); the page's tests validate every figure it sends.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -19,7 +22,7 @@ import streamlit as st
 import metrics
 from metrics import experiments, resources
 
-from .charts import figure
+from .charts import figure, table_heatmap
 from .lines import line_panels
 from .readout import escape_label, format_number
 
@@ -52,12 +55,14 @@ def example() -> dict:
             "provenance": data["provenance"]}
 
 
+@st.cache_data(max_entries=1, show_spinner=False)
 def example_memberships() -> pd.DataFrame:
     ex = example()
     return pd.DataFrame({"point": ex["points"], "gold classes": [", ".join(g) for g in ex["gold"]],
                          "clusters": [", ".join(c) for c in ex["clusters"]]})
 
 
+@st.cache_data(max_entries=1, show_spinner=False)
 def example_table1() -> pd.DataFrame:
     """Table 1: each point's mass over the classes — the fuzzy table with one cluster per point,
     shown with points as rows as the paper prints it."""
@@ -72,6 +77,7 @@ def example_tables() -> dict[str, metrics.Contingency]:
             for mode in ("fuzzy", "count")}
 
 
+@st.cache_data(max_entries=1, show_spinner=False)
 def example_table2() -> pd.DataFrame:
     """Table 2 as printed (clusters as rows) with each cluster's mass Σ (the table's column sums)."""
     t = example_tables()["fuzzy"]
@@ -80,6 +86,7 @@ def example_table2() -> pd.DataFrame:
     return frame
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
 def example_scores(log_base: float, beta: float) -> pd.DataFrame:
     """V under both countings and both normalisations, with h and c (``metrics.evaluate``)."""
     ex = example()
@@ -96,13 +103,16 @@ def example_scores(log_base: float, beta: float) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- the playground
-@st.cache_data(max_entries=64, show_spinner=False)
+# A slider step of the playground asks for a new data set (or a new measure) and with it every
+# clustering's four tables: computed together, once per setting, and shared read-only across
+# sessions (st.cache_resource: no copy on each read). Nothing below mutates what it is given.
+@st.cache_resource(max_entries=64, show_spinner=False)
 def gold_standard(n: int, scheme: str, rate, n_classes: int, seed: int) -> list[tuple]:
     """``experiments.ambiguous_gold`` (ValueError passes through for the page to show)."""
     return experiments.ambiguous_gold(n, scheme, rate, n_classes, seed=seed)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False)
 def clusterings(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float) -> list[list[tuple]]:
     """Up to :data:`SOFT_STEPS` clusterings from hard to the perfect soft one; with ``noise``, the
     cluster memberships of that share of the points permuted (the same points at every step)."""
@@ -113,13 +123,38 @@ def clusterings(n: int, scheme: str, rate, n_classes: int, seed: int, noise: flo
     return steps
 
 
-@st.cache_data(max_entries=2048, show_spinner=False)
-def step_scores(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, step: int, measure: str,
-                log_base: float, beta: float) -> dict:
-    """``experiments.experiment3_row`` of one clustering of :func:`clusterings`."""
+class Curve(NamedTuple):
+    """The playground's clusterings scored: ``rows[i]`` is ``experiments.experiment3_row`` of
+    clustering i, ``softness[i]`` its softness in percent, ``long`` the rows as
+    :func:`tidy_steps` gives them (for :func:`steps_figure`)."""
+
+    rows: tuple[dict, ...]
+    softness: tuple[float, ...]
+    long: pd.DataFrame
+
+
+@st.cache_resource(max_entries=256, show_spinner="Scoring the clusterings…")
+def softness_curve(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, measure: str,
+                   log_base: float, beta: float) -> Curve:
+    """Every clustering of :func:`clusterings` scored under the four countings."""
     gold = gold_standard(n, scheme, rate, n_classes, seed)
     steps = clusterings(n, scheme, rate, n_classes, seed, noise)
-    return experiments.experiment3_row(gold, steps[step], step, len(steps), measure, log_base=log_base, beta=beta)
+    rows = tuple(experiments.experiment3_row(gold, c, i, len(steps), measure, log_base=log_base, beta=beta)
+                 for i, c in enumerate(steps))
+    long = tidy_steps(pd.DataFrame(list(rows)))
+    return Curve(rows, tuple(100.0 * r["softness"] for r in rows), long)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def curve_figures(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, measure: str,
+                  log_base: float, beta: float, step: int) -> tuple[go.Figure, go.Figure]:
+    """(:func:`variants_figure` at clustering ``step``, :func:`steps_figure` with the slider's
+    position there) of :func:`softness_curve`, drawn once per setting (shared read-only:
+    ``st.plotly_chart`` copies a figure before encoding it)."""
+    curve = softness_curve(n, scheme, rate, n_classes, seed, noise, measure, log_base, beta)
+    symbol = metrics.MEASURES[measure].symbol
+    return (variants_figure(curve.rows[step], symbol),
+            steps_figure(curve.long, symbol, curve.softness[step]))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -129,26 +164,33 @@ def step_tables(n: int, scheme: str, rate, n_classes: int, seed: int, noise: flo
     return experiments.fuzzy_tables(gold, clusterings(n, scheme, rate, n_classes, seed, noise)[step])
 
 
-def softness_curve(params: tuple, measure: str, log_base: float, beta: float) -> pd.DataFrame:
-    """Every step's scores (computed with a progress bar when new) as a tidy frame:
-    step, softness (%), variant, value."""
-    steps = clusterings(*params)
-    bar = st.progress(0.0, text="Scoring the clusterings…")
-    rows = []
-    for i in range(len(steps)):
-        rows.append(step_scores(*params, i, measure, log_base, beta))
-        bar.progress((i + 1) / len(steps), text=f"Scoring clustering {i + 1} of {len(steps)}")
-    bar.empty()
-    return tidy_steps(pd.DataFrame(rows))
+@st.cache_resource(max_entries=32, show_spinner=False)
+def step_heatmaps(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, step: int,
+                  variants: tuple[str, ...]) -> dict[str, tuple]:
+    """``charts.table_heatmap`` of the tables of :func:`step_tables` named in ``variants``, with the
+    caption under each: (figure, caption) by variant, drawn once per clustering (shared read-only:
+    ``st.plotly_chart`` copies a figure before encoding it)."""
+    tables = step_tables(n, scheme, rate, n_classes, seed, noise, step)
+    out = {}
+    for variant in variants:
+        t = tables[variant]
+        fig, summary = table_heatmap(t, max_rows=30, max_cols=30, height=420)
+        out[variant] = (fig, summary or f"{t.shape[0]} classes × {t.shape[1]} clusters, total mass {format_number(t.n)}")
+    return out
 
 
 def tidy_steps(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rows of ``experiment3_row`` as (step, softness %, variant, value)."""
-    long = frame.melt(id_vars=["step", "softness"], value_vars=[v for v in VARIANT_LABELS if v in frame],
-                      var_name="variant", value_name="value")
-    long["softness"] = 100.0 * long["softness"]
-    long["label"] = long["variant"].map(VARIANT_LABELS)
-    return long
+    """Rows of ``experiment3_row`` as (step, softness %, variant, value, label): one block of rows
+    per variant, as ``frame.melt`` gives them (built from the columns directly: a fifth of its cost)."""
+    variants = [v for v in VARIANT_LABELS if v in frame]
+    k = len(variants)
+    return pd.DataFrame({
+        "step": np.tile(frame["step"].to_numpy(), k),
+        "softness": 100.0 * np.tile(frame["softness"].to_numpy(), k),
+        "variant": pd.array(np.repeat(variants, len(frame)).tolist(), dtype="str"),
+        "value": np.concatenate([frame[v].to_numpy() for v in variants]),
+        "label": pd.array(np.repeat([VARIANT_LABELS[v] for v in variants], len(frame)).tolist(), dtype="str"),
+    })
 
 
 def variants_figure(values: dict[str, float], symbol: str) -> go.Figure:
@@ -164,7 +206,7 @@ def variants_figure(values: dict[str, float], symbol: str) -> go.Figure:
     layout = {"height": 230, "margin": {"l": 10, "r": 60, "t": 10, "b": 40}, "bargap": 0.3,
               "xaxis": {"title": {"text": escape_label(symbol)}, "rangemode": "tozero"},
               "yaxis": {"type": "category", "autorange": "reversed"}}
-    return figure(data, layout)
+    return figure(data, layout, validate=False)
 
 
 def steps_figure(long: pd.DataFrame, symbol: str, current: float | None = None) -> go.Figure:
@@ -174,7 +216,8 @@ def steps_figure(long: pd.DataFrame, symbol: str, current: float | None = None) 
                        colors={VARIANT_LABELS[v]: c for v, c in VARIANT_COLORS.items()},
                        dashes={VARIANT_LABELS[v]: d for v, d in VARIANT_DASH.items()},
                        x_title="softness: share of the extra gold memberships assigned (%)", y_title=symbol,
-                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320)
+                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320,
+                       validate=False)
 
 
 # ---------------------------------------------------------------------- the ambiguity sweep
@@ -218,7 +261,8 @@ def ambiguity_figure(frame: pd.DataFrame, scheme: str, symbol: str, current: flo
                        colors={VARIANT_LABELS[v]: c for v, c in VARIANT_COLORS.items()},
                        dashes={VARIANT_LABELS[v]: d for v, d in VARIANT_DASH.items()},
                        x_title=SWEEP_AXIS[scheme], y_title=symbol,
-                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320)
+                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320,
+                       validate=False)
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)
@@ -268,6 +312,23 @@ def experiment1(sizes: list[int], repeats: int, seed: int) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+class Experiment1View(NamedTuple):
+    """Experiment 1 at the tab's settings: the runs, their summary and the figure."""
+
+    frame: pd.DataFrame
+    summary: pd.DataFrame
+    figure: go.Figure
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def experiment1_view(largest: int, repeats: int, seed: int) -> Experiment1View:
+    """:func:`experiment1` over ``sizes_up_to(largest, 8)`` with its summary and figure, put
+    together once per setting (shared read-only; a rerun with the same settings, e.g. a playground
+    slider's, reads them). New sizes show their progress as they are computed."""
+    frame = experiment1(sizes_up_to(largest, 8), repeats, seed)
+    return Experiment1View(frame, experiments.summarize(frame), experiment1_figure(frame))
+
+
 def experiment2(sizes: list[int], seed: int) -> pd.DataFrame:
     frames = run_units("Experiment 2: data size", sizes, lambda s: experiment2_size(s, seed))
     return pd.concat(frames, ignore_index=True)
@@ -306,7 +367,7 @@ def experiment1_figure(frame: pd.DataFrame) -> go.Figure:
               "xaxis": {"type": "category", "title": {"text": "data size (points), each clustered perfectly"}},
               "yaxis": {"title": {"text": "V"}, "range": [0, 1.02]},
               "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}}
-    return figure(data, layout)
+    return figure(data, layout, validate=False)
 
 
 def experiment2_figure(frame: pd.DataFrame) -> go.Figure:
@@ -316,7 +377,7 @@ def experiment2_figure(frame: pd.DataFrame) -> go.Figure:
                        series_order=[VARIANT_LABELS["fuzzy"], VARIANT_LABELS["count"]],
                        colors={VARIANT_LABELS[v]: VARIANT_COLORS[v] for v in ("fuzzy", "count")},
                        x_title="data size (points): a random gold standard against a random soft clustering",
-                       y_title="V", panel_height=320, markers=False)
+                       y_title="V", panel_height=320, markers=False, validate=False)
 
 
 def sizes_up_to(largest: int, count: int) -> list[int]:

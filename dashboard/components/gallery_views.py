@@ -6,6 +6,8 @@ explores it. This module only displays: the agreement, the explanations and the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
@@ -88,17 +90,27 @@ def _target(link: dict) -> tuple[str, dict]:
     return PAGE_SCRIPTS[link["page"]], params
 
 
-def show_link(link: dict | None) -> None:
-    """A page link to where the entry is explored; its fallback while that page is not part of
-    the app (e.g. a page another part of the app adds later)."""
+def _targets(link: dict | None) -> tuple[tuple[str, dict, str], ...]:
+    """(page script, query parameters, label) of a link and of each of its fallbacks, in order."""
+    out = []
     while link is not None:
         page, params = _target(link)
+        out.append((page, params, link["label"]))
+        link = link.get("fallback")
+    return tuple(out)
+
+
+def show_link(link: dict | None, targets: tuple[tuple[str, dict, str], ...] | None = None) -> None:
+    """A page link to where the entry is explored; its fallback while that page is not part of
+    the app (e.g. a page another part of the app adds later). ``targets``: :func:`_targets` of
+    the link, when already computed."""
+    for page, params, label in (targets if targets is not None else _targets(link)):
         try:
             # A link that determines the target page's state (components/state.py).
-            page_link(page, link["label"], params, icon=":material/open_in_new:")
+            page_link(page, label, params, icon=":material/open_in_new:")
             return
         except StreamlitAPIException:
-            link = link.get("fallback")
+            continue
 
 
 def _link_key(link: dict | None) -> str:
@@ -108,20 +120,44 @@ def _link_key(link: dict | None) -> str:
                  link["label"], str(link.get("table"))))
 
 
-def show_paper(frame: pd.DataFrame, paper: str) -> None:
-    """One paper: its sections in order, each a table and the links of its entries."""
-    rows = frame[frame["paper"] == paper]
-    for section, block in rows.groupby("section", sort=False):
-        st.markdown(f"**{section}**")
-        if common_note(block):
-            st.caption(common_note(block))
-        st.table(section_table(block.reset_index(drop=True)), hide_index=True)
+@dataclass(frozen=True)
+class Section:
+    """One section of a paper as the page shows it: title, shared note, table, links."""
+
+    title: str
+    note: str
+    table: pd.DataFrame
+    links: tuple[tuple[tuple[str, dict, str], ...], ...]  # each link's _targets
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def paper_sections(paper: str, only_open: bool) -> tuple[Section, ...]:
+    """The sections of one paper (only the rows that do not agree, with ``only_open``), built
+    once per server: the same for every session, and the page's slowest part to build (a
+    DataFrame per section). Shared read-only: ``st.table`` only reads its frame."""
+    frame = gallery_frame()
+    if only_open:
+        frame = frame[frame["status"] != "agrees"]
+    out = []
+    for section, block in frame[frame["paper"] == paper].groupby("section", sort=False):
         links = {}
         for link in block["link"]:
             if link is not None:
                 links.setdefault(_link_key(link), link)
-        if links:
-            cols = st.columns(min(len(links), 3))
-            for i, link in enumerate(links.values()):
+        out.append(Section(section, common_note(block), section_table(block.reset_index(drop=True)),
+                           tuple(_targets(link) for link in links.values())))
+    return tuple(out)
+
+
+def show_paper(paper: str, only_open: bool = False) -> None:
+    """One paper: its sections in order, each a table and the links of its entries."""
+    for sec in paper_sections(paper, only_open):
+        st.markdown(f"**{sec.title}**")
+        if sec.note:
+            st.caption(sec.note)
+        st.table(sec.table, hide_index=True)
+        if sec.links:
+            cols = st.columns(min(len(sec.links), 3))
+            for i, targets in enumerate(sec.links):
                 with cols[i % len(cols)]:
-                    show_link(link)
+                    show_link(None, targets)

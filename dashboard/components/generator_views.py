@@ -29,6 +29,7 @@ from metrics import generators, properties, resources
 from .charts import figure as _figure
 from .charts import fmt, panel_domains
 from .readout import escape_label, styled
+from .tables import settings_for
 
 # A qualitative palette long enough that no two chosen measures share a colour.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC",
@@ -280,11 +281,18 @@ def raw_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x:
     return figure(data, layout)
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
 def sweep_charts(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
                  log_base: float, beta: float, current_x: float):
     """(goodness figure, raw figure, curve, skipped) at the sliders' position, built once per
-    position (figures are shared read-only: ``st.plotly_chart`` copies before encoding)."""
+    position and per the log base and β the measures see (``tables.settings_for``: β or the
+    unit rebuilds nothing for measures that ignore them). Figures are shared read-only:
+    ``st.plotly_chart`` copies before encoding."""
+    return _sweep_charts(axis, fixed, keys, integer, *settings_for(keys, log_base, beta), current_x)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _sweep_charts(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
+                  log_base: float, beta: float, current_x: float):
     curve, skipped = dom_sweep(axis, fixed, keys, integer, log_base, beta)
     return (goodness_sweep_figure(curve, list(keys), axis, current_x),
             raw_sweep_figure(curve, list(keys), axis, current_x), curve, skipped)

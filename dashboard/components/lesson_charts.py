@@ -1,9 +1,8 @@
 """Figures of the lesson that no other page draws, and the lesson's type sizes.
 
-* :func:`readable` — a copy of any figure with every piece of text set explicitly to a size
-  legible from the back of a room (nothing under :data:`MIN_FONT_PX`): the lesson shows the
-  other pages' figures through it. Explicit sizes matter: Streamlit's chart theme sets its own
-  (smaller) tick and legend sizes wherever a figure leaves them unset.
+* :func:`readable` — a copy of any figure with every piece of text at the projector's sizes
+  (``readout.PROJECTOR_SIZES``, nothing under :data:`MIN_FONT_PX`): the lesson shows the other
+  pages' figures through it.
 * :func:`matching_figure` — Rosenberg & Hirschberg's Figure 2 (A–D) as heatmaps with the
   cells the F-measure reads outlined (``metrics.matching.f_matches``).
 * :func:`table2_figure` — P1–P7 rates over Dom's grid, ours beside the printed Table 2,
@@ -24,55 +23,30 @@ import plotly.graph_objects as go
 import metrics
 from metrics.matching import f_matches
 
+from . import readout
 from .charts import NO_TEMPLATE
+from .readout import PROJECTOR_SIZES
 
-MIN_FONT_PX = 11
-BODY_PX = 16    # axis titles, the figure's default
-TICK_PX = 15    # tick labels, legends, value labels
-NOTE_PX = 14    # annotations (panel titles, markers)
+MIN_FONT_PX = readout.MIN_FONT
+TICK_PX = PROJECTOR_SIZES.tick   # value labels drawn in cells
+NOTE_PX = PROJECTOR_SIZES.hover  # panel titles (one up) and markers; raised to the text size by readable
 OUTLINE = "#d62728"
 DIFFER = "#1a1aff"   # on red-yellow-green cells, blue stands out
 
 
-def _sized(font: dict | None, size: int) -> dict:
-    """``font`` with its size raised to at least ``size`` (a larger size set on purpose stays)."""
-    font = dict(font or {})
-    current = font.get("size")
-    font["size"] = max(current, size) if isinstance(current, (int, float)) else size
-    return font
-
-
 def readable(fig: go.Figure, height: int | None = None) -> go.Figure:
-    """A copy of ``fig`` with explicit type sizes everywhere text appears: the figure's default,
-    every axis's ticks and title, the legend, the title, annotations, hover labels, and the
-    value labels of every trace that has text. ``fig`` itself is not changed (cached figures
-    are shared)."""
+    """A copy of ``fig`` with every piece of text at the projector's sizes
+    (``readout.readable`` with :data:`readout.PROJECTOR_SIZES`), ``height`` if given. ``fig``
+    itself is not changed (cached figures are shared). A figure without axes of its own gets
+    explicit tick sizes all the same: Streamlit's theme would set smaller ones."""
     spec = fig.to_plotly_json()
-    data = copy.deepcopy(spec.get("data", []))
     layout = copy.deepcopy(spec.get("layout", {}))
-    layout["font"] = _sized(layout.get("font"), BODY_PX)
-    for name, axis in list(layout.items()):
-        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
-            axis["tickfont"] = _sized(axis.get("tickfont"), TICK_PX)
-            if isinstance(axis.get("title"), dict):
-                axis["title"]["font"] = _sized(axis["title"].get("font"), BODY_PX)
-    if not any(name.startswith("xaxis") for name in layout):
-        layout["xaxis"] = {"tickfont": {"size": TICK_PX}}
-    if not any(name.startswith("yaxis") for name in layout):
-        layout["yaxis"] = {"tickfont": {"size": TICK_PX}}
-    layout["legend"] = {**(layout.get("legend") or {}), "font": _sized((layout.get("legend") or {}).get("font"),
-                                                                       TICK_PX)}
-    if isinstance(layout.get("title"), dict):
-        layout["title"]["font"] = _sized(layout["title"].get("font"), BODY_PX)
-    for ann in layout.get("annotations") or []:
-        ann["font"] = _sized(ann.get("font"), NOTE_PX)
-    layout["hoverlabel"] = {**(layout.get("hoverlabel") or {}),
-                            "font": _sized((layout.get("hoverlabel") or {}).get("font"), NOTE_PX)}
-    for trace in data:
-        if trace.get("text") is not None or trace.get("texttemplate"):
-            trace["textfont"] = _sized(trace.get("textfont"), TICK_PX)
+    for axis in ("xaxis", "yaxis"):
+        if not any(name.startswith(axis) for name in layout):
+            layout[axis] = {}
     if height is not None:
         layout["height"] = height
+    data, layout = readout.readable(copy.deepcopy(spec.get("data", [])), layout, PROJECTOR_SIZES)
     return go.Figure(data=data, layout=layout)
 
 

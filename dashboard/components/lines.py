@@ -26,13 +26,15 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
                 series_order: Sequence | None = None, colors: dict | None = None, dashes: dict | None = None,
                 x_title: str = "", y_title: str = "", vlines: Sequence[tuple[float, str]] = (),
                 log_x: bool = False, cols: int = 3, panel_height: int = 240, y_range=None,
-                markers: bool = True) -> go.Figure:
+                markers: bool = True, validate: bool = True) -> go.Figure:
     """Lines of ``y`` against ``x``, one per value of ``series``, in one panel per value of
     ``panel`` (or a single panel). ``vlines`` are dashed vertical markers (x, label) drawn in
     every panel, e.g. the true number of classes or a slider's position.
 
     Series names and ``vlines`` labels are data (escaped here); ``panel_titles``, ``x_title``
-    and ``y_title`` are the caller's own text and may use Plotly's markup (``<b>``)."""
+    and ``y_title`` are the caller's own text and may use Plotly's markup (``<b>``).
+    ``validate=False`` skips Plotly's validation (``charts.figure``) for figures a slider redraws;
+    their pages' tests validate what they send."""
     panels = [None] if panel is None else list(panel_order if panel_order is not None
                                                  else dict.fromkeys(frame[panel]))
     names = list(series_order if series_order is not None else dict.fromkeys(frame[series]))
@@ -42,7 +44,20 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
     cols = max(1, min(cols, n))
     nrows = math.ceil(n / cols)
     gap_x, gap_y = 0.07, (0.30 / nrows if nrows > 1 else 0.0)
-    groups = {k: g for k, g in frame.groupby([panel, series] if panel else [series], sort=False)}
+    # One stable sort by x, then each line's rows by position (groupby keeps the frame's order
+    # within a group): no per-line frames, which cost more than the figure itself.
+    frame = frame.sort_values(x, kind="stable")
+    xv, yv = frame[x].to_numpy(), frame[y].to_numpy()
+    groups = {(k if isinstance(k, tuple) else (k,)): idx
+              for k, idx in frame.groupby([panel, series] if panel else [series], sort=False).indices.items()}
+    shown_x = {}   # x value → its format_number text (x values repeat across lines)
+
+    def fmt_x(v) -> str:
+        text = shown_x.get(v)
+        if text is None:
+            text = shown_x[v] = format_number(v)
+        return text
+
     # The hover names x by the axis title's first line, y by its title (if any).
     hover_x = (x_title or x).split("<br>")[0].replace("%", "&#37;")
     hover_y = f"{y_title.replace('%', '&#37;')} = " if y_title else ""
@@ -54,18 +69,17 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}", "range": y_range,
                                 "title": {"text": y_title} if n == 1 or i % cols == 0 else None}
         for j, name in enumerate(names):
-            pts = groups.get((p, name) if panel else (name,))
-            if pts is None or pts.empty:
+            idx = groups.get((p, name) if panel else (name,))
+            if idx is None or not len(idx):
                 continue
-            pts = pts.sort_values(x)
             color = colors.get(name, PALETTE[j % len(PALETTE)])
-            xs, ys = pts[x].tolist(), pts[y].tolist()
+            px, py = xv[idx], yv[idx]
             data.append({
                 "type": "scatter", "mode": "lines+markers" if markers else "lines", "name": escape_label(name),
-                "legendgroup": escape_label(name), "showlegend": i == 0, "x": pts[x].to_numpy(),
-                "y": pts[y].to_numpy(), "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                "legendgroup": escape_label(name), "showlegend": i == 0, "x": px, "y": py,
+                "xaxis": f"x{ax}", "yaxis": f"y{ax}",
                 "line": {"color": color, "dash": dashes.get(name, "solid")}, "marker": {"size": 5},
-                "customdata": [[format_number(a), format_number(b)] for a, b in zip(xs, ys)],
+                "customdata": [[fmt_x(a), format_number(b)] for a, b in zip(px.tolist(), py.tolist())],
                 "hovertemplate": f"%{{fullData.name}}<br>{hover_x} = %{{customdata[0]}}<br>"
                                  f"{hover_y}%{{customdata[1]}}<extra></extra>"})
         if panel is not None:
@@ -89,4 +103,4 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
                    "margin": {"l": 10, "r": 10, "t": 60, "b": 60 if n > 1 else 40},
                    "legend": {"orientation": "h", "y": 1.0 + 30 / max(height - 120, 1), "yanchor": "bottom",
                               "x": 0}})
-    return figure(data, layout)
+    return figure(data, layout, validate=validate)

@@ -22,6 +22,7 @@ from metrics import generators
 
 from .charts import morph_figure
 from .compare import NA, TIE, prefers
+from .tables import settings_for
 
 CLASS_SIZE = 10  # Reichart & Rappoport §5: 10 classes of 10 items
 MIN_CLASSES, MAX_CLASSES = 2, 30
@@ -93,13 +94,18 @@ def flips(curve: pd.DataFrame, key: str) -> list[float]:
     return out
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
 def morph_chart(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base: float, beta: float):
-    """(figure, values) of the morph at the sliders' position — built once per position.
+    """(figure, values) of the morph at the sliders' position — built once per position and per
+    the log base and β the measures see (``tables.settings_for``).
 
     ``values`` maps each solution's label to its measures at the sliders. A cached figure is
     shared read-only: ``st.plotly_chart`` copies it before encoding.
     """
+    return _morph_chart(axis, n_classes, noise, keys, *settings_for(keys, log_base, beta))
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _morph_chart(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base: float, beta: float):
     curve, flip_points = sweep_for(axis, n_classes, noise, keys, log_base, beta)
     current_x = noise if axis == "noise" else n_classes
     fig = morph_figure(curve, list(keys), AXES[axis], current_x, flip_points, (R_LABEL, S_LABEL),

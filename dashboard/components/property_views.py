@@ -27,7 +27,7 @@ from metrics import generators, properties, resources
 from .charts import fmt
 from .generator_views import DIFF_STYLE, PALETTE, figure
 from .readout import escape_label, styled
-from .tables import fingerprint
+from .tables import fingerprint, settings_for
 
 
 # check_properties' names → (label, title, statement). Statements paraphrase [Wu09] §5.2. Wu et al.
@@ -66,9 +66,23 @@ MARK = {True: "✓", False: "✗", None: "—"}
 
 
 # ====================================================================== one measure, live
-@st.cache_data(max_entries=256, show_spinner=False)
+# The matrix's cases (seed 0, 200 per property): with these, a measure's live check is its
+# family's entry of the matrix's own ``check_many`` (the same seeded cases, so the same result).
+MATRIX_SEED, MATRIX_TRIALS = 0, 200
+
+
 def checks(key: str, seed: int = 0, trials: int = 200) -> dict:
-    """``metrics.properties.check_properties`` (about 0.2 s), cached per measure and seed."""
+    """``metrics.properties.check_properties(key, seed=seed, trials=trials)``: at the matrix's
+    seed and trials, read from the checks of the measure's family that the matrix below is built
+    from (so choosing another measure computes nothing); at another seed, checked alone and
+    cached per measure and seed. The entry is shared: read it, never change it."""
+    if (seed, trials) == (MATRIX_SEED, MATRIX_TRIALS):
+        return family_checks(metrics.MEASURES[key].family, seed, trials)[key]
+    return _checks_alone(key, seed, trials)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _checks_alone(key: str, seed: int, trials: int) -> dict:
     return properties.check_properties(key, seed=seed, trials=trials)
 
 
@@ -135,17 +149,29 @@ def show_metric(entry: dict | None) -> None:
 
 
 # ====================================================================== demos
-@st.cache_data(max_entries=128, show_spinner=False, hash_funcs={metrics.Contingency: fingerprint})
+# The curves and charts below are cached under the log base and β their measures see
+# (``tables.settings_for``): moving β or the unit recomputes only what depends on it.
 def scale_curve(t: metrics.Contingency, key: str, factors: tuple[int, ...], log_base: float,
                 beta: float) -> pd.DataFrame:
     """M(λ·table) for each λ (``properties.sweep`` over ``generators.scale``)."""
-    return properties.sweep(generators.scale, "factor", list(factors), [key], log_base=log_base, beta=beta, t=t)
+    return _scale_curve(t, key, factors, *settings_for([key], log_base, beta))
 
 
 @st.cache_data(max_entries=128, show_spinner=False, hash_funcs={metrics.Contingency: fingerprint})
+def _scale_curve(t: metrics.Contingency, key: str, factors: tuple[int, ...], log_base: float,
+                 beta: float) -> pd.DataFrame:
+    return properties.sweep(generators.scale, "factor", list(factors), [key], log_base=log_base, beta=beta, t=t)
+
+
 def split_curve(t: metrics.Contingency, cluster: str, key: str, parts: tuple[int, ...], log_base: float,
                 beta: float) -> pd.DataFrame:
     """M after splitting ``cluster`` into k equal parts, for each k (``generators.split``)."""
+    return _split_curve(t, cluster, key, parts, *settings_for([key], log_base, beta))
+
+
+@st.cache_data(max_entries=128, show_spinner=False, hash_funcs={metrics.Contingency: fingerprint})
+def _split_curve(t: metrics.Contingency, cluster: str, key: str, parts: tuple[int, ...], log_base: float,
+                 beta: float) -> pd.DataFrame:
     return properties.sweep(generators.split, "parts", list(parts), [key], log_base=log_base, beta=beta, t=t,
                             cluster=cluster)
 
@@ -192,11 +218,15 @@ REFERENCE_SOLUTIONS = {
 }
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def range_curve(keys: tuple[str, ...], log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
     """Reichart & Rappoport's reference solutions on m classes of 10 items for growing m (n = 10m):
     a long table ``solution, classes, n, key, value``. Solution R needs more classes than noise
     items per class, so it starts at m = 4."""
+    return _range_curve(keys, *settings_for(keys, log_base, beta))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _range_curve(keys: tuple[str, ...], log_base: float, beta: float) -> pd.DataFrame:
     rows = []
     for label, make in REFERENCE_SOLUTIONS.items():
         for m in RANGE_CLASSES:
@@ -210,12 +240,25 @@ def range_curve(keys: tuple[str, ...], log_base: float = math.e, beta: float = 1
     return pd.DataFrame(rows, columns=["solution", "classes", "n", "key", "value"])
 
 
+def range_chart(keys: tuple[str, ...], log_base: float = math.e, beta: float = 1.0) -> go.Figure:
+    """:func:`range_figure` of :func:`range_curve`, built once per measures and settings they see."""
+    return _range_chart(keys, *settings_for(keys, log_base, beta))
+
+
+# Shared read-only: st.plotly_chart copies a figure before encoding it.
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _range_chart(keys: tuple[str, ...], log_base: float, beta: float) -> go.Figure:
+    return range_figure(_range_curve(keys, log_base, beta), list(keys))
+
+
 def range_figure(curve: pd.DataFrame, keys: list[str]) -> go.Figure:
     """One panel per measure: each reference solution's value against n (log axis)."""
     n = len(keys)
     gap = 0.06
     data, layout, annotations = [], {}, []
     sols = list(dict.fromkeys(curve["solution"]))
+    groups = {ks: (g["n"].tolist(), g["classes"].tolist(), g["value"].tolist())
+              for ks, g in curve.groupby(["key", "solution"], sort=False)}
     for i, k in enumerate(keys):
         m = metrics.MEASURES[k]
         ax = "" if i == 0 else str(i + 1)
@@ -224,13 +267,12 @@ def range_figure(curve: pd.DataFrame, keys: list[str]) -> go.Figure:
                                  "title": {"text": "n items"}}
         layout[f"yaxis{ax}"] = {"domain": [0, 0.88], "anchor": f"x{ax}", "rangemode": "tozero"}
         for j, sol in enumerate(sols):
-            g = curve[(curve["key"] == k) & (curve["solution"] == sol)]
+            ns, classes, values = groups.get((k, sol), ([], [], []))
             data.append({"type": "scatter", "mode": "lines+markers", "name": escape_label(sol),
-                         "legendgroup": escape_label(sol), "showlegend": i == 0, "x": g["n"].tolist(),
-                         "y": g["value"].tolist(), "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                         "legendgroup": escape_label(sol), "showlegend": i == 0, "x": ns,
+                         "y": values, "xaxis": f"x{ax}", "yaxis": f"y{ax}",
                          "line": {"color": PALETTE[j % len(PALETTE)]},
-                         "customdata": [[fmt(n), fmt(c), fmt(v)] for n, c, v in
-                                        zip(g["n"].tolist(), g["classes"].tolist(), g["value"].tolist())],
+                         "customdata": [[fmt(n), fmt(c), fmt(v)] for n, c, v in zip(ns, classes, values)],
                          "hovertemplate": f"%{{fullData.name}}<br>n = %{{customdata[0]}} (%{{customdata[1]}} "
                                           f"classes)<br>{escape_label(m.symbol)} = %{{customdata[2]}}<extra></extra>"})
         arrow = "↑" if m.higher_is_better else "↓"
@@ -275,13 +317,21 @@ def family_keys(family: str) -> list[str]:
     return [k for k, m in metrics.MEASURES.items() if m.family == family]
 
 
+# Shared read-only (st.cache_resource): the checks hold each counterexample's tables, which
+# st.cache_data would unpickle on every rerun.
+@st.cache_resource(max_entries=16, show_spinner=False)
+def family_checks(family: str, seed: int = 0, trials: int = 200) -> dict[str, dict]:
+    """``metrics.properties.check_many`` of one family's measures (up to half a second)."""
+    return properties.check_many(family_keys(family), seed=seed, trials=trials)
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def family_properties(family: str, seed: int = 0, trials: int = 200) -> pd.DataFrame:
-    """``metrics.properties.properties_table`` for one family (one to two seconds)."""
-    return properties.properties_table(family_keys(family), seed=seed, trials=trials)
+    """``metrics.properties.properties_table`` for one family, from :func:`family_checks`."""
+    return properties.properties_frame(family_checks(family, seed, trials))
 
 
-def properties_matrix_long(seed: int = 0, trials: int = 200) -> pd.DataFrame:
+def properties_matrix_long(seed: int = MATRIX_SEED, trials: int = MATRIX_TRIALS) -> pd.DataFrame:
     """``properties_table`` of every measure, family by family under a progress bar."""
     fams = list(metrics.FAMILIES)
     bar = st.progress(0.0, text="Checking every measure's properties …")
@@ -330,6 +380,19 @@ def matrix_frames(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
 
 
 PRINTED_STYLE = "background-color: #e3f2fd"
+MATRIX_CONFIG = {"measure": st.column_config.TextColumn("Measure", width="medium")}
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def show_matrix(seed: int, trials: int, _long: pd.DataFrame) -> tuple[list[tuple[str, list[str]]], bytes]:
+    """Draw the matrix of ``_long`` (:func:`properties_matrix_long` of ``seed`` and ``trials``)
+    and return :func:`wu_explanations` and the matrix as CSV. Cached with the element it draws: Streamlit replays
+    the drawn table on later reruns instead of rendering ~500 styled cells again (the matrix
+    depends on nothing a reader changes)."""
+    cells, was_printed, disagrees = matrix_frames(_long)
+    st.dataframe(styled_matrix(cells, was_printed, disagrees), key="pc_matrix", width="stretch",
+                 height=38 + 35 * min(len(cells), 18), column_config=MATRIX_CONFIG)
+    return wu_explanations(_long), _long.to_csv(index=False).encode("utf-8")
 
 
 def styled_matrix(cells: pd.DataFrame, was_printed: pd.DataFrame, disagrees: pd.DataFrame):

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -41,7 +42,10 @@ from metrics.formatting import format_number
 __all__ = [
     "BASE_FONT",
     "MIN_FONT",
+    "PAGE_SIZES",
+    "PROJECTOR_SIZES",
     "TEXT_FONT",
+    "Sizes",
     "as_text",
     "escape_label",
     "escape_markdown",
@@ -56,6 +60,21 @@ MIN_FONT = 11    # px: nothing smaller anywhere in a chart
 BASE_FONT = 13   # px: the figure's font (ticks, legend, axis titles)
 TEXT_FONT = 12   # px: text drawn on marks (bar and cell labels, panel notes)
 HOVER_FONT = 13  # px
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The type sizes :func:`readable` raises a figure's text to (px; each at least MIN_FONT)."""
+
+    body: int = BASE_FONT       # the figure's font, legend, axis titles (the title: body + 2)
+    tick: int = BASE_FONT - 1   # tick labels
+    text: int = TEXT_FONT       # text on marks, annotations
+    hover: int = HOVER_FONT
+
+
+#: The pages' sizes, and the lesson's: read from the back of a room on a projector.
+PAGE_SIZES = Sizes()
+PROJECTOR_SIZES = Sizes(body=16, tick=15, text=15, hover=14)
 
 
 # ---------------------------------------------------------------- labels
@@ -196,47 +215,50 @@ def _font(spec: dict | None, size: int) -> dict:
     return out
 
 
-def readable(data: list[dict], layout: dict) -> tuple[list[dict], dict]:
-    """``(data, layout)`` with every font size set explicitly and at least :data:`MIN_FONT`:
+def readable(data: list[dict], layout: dict, sizes: Sizes = PAGE_SIZES) -> tuple[list[dict], dict]:
+    """``(data, layout)`` with every font size set explicitly and at least the ``sizes`` given
+    (a larger size set on purpose stays):
 
     * the figure's font, the hover labels (left-aligned, so wrapped lines read as a paragraph),
       the legend, every axis' ticks and title, every annotation;
-    * text drawn on marks (``text`` / ``texttemplate``) at :data:`TEXT_FONT`, for bars without
+    * text drawn on marks (``text`` / ``texttemplate``) at ``sizes.text``, for bars without
       Plotly's shrink-to-fit (``constraintext: "none"``): the builders draw a mark's text only
       where it fits at that size (outside a bar, or in cells large enough);
     * axes with thousands separators and no SI suffixes ("1,500", not "1.5k").
 
-    Called by every figure builder of the dashboard; the spec-level test walks every chart of
-    every page and checks the result.
+    Explicit sizes matter: Streamlit's chart theme sets its own (smaller) tick and legend sizes
+    wherever a figure leaves them unset. Called by every figure builder of the dashboard (and,
+    with :data:`PROJECTOR_SIZES`, by the lesson); the spec-level test walks every chart of every
+    page and checks the result.
     """
     layout = dict(layout)
-    layout["font"] = _font(layout.get("font"), BASE_FONT)
+    layout["font"] = _font(layout.get("font"), sizes.body)
     hover = dict(layout.get("hoverlabel") or {})
-    hover["font"] = _font(hover.get("font"), HOVER_FONT)
+    hover["font"] = _font(hover.get("font"), sizes.hover)
     hover.setdefault("align", "left")
     layout["hoverlabel"] = hover
     if layout.get("showlegend", True) is not False:
         legend = dict(layout.get("legend") or {})
-        legend["font"] = _font(legend.get("font"), BASE_FONT)
+        legend["font"] = _font(legend.get("font"), sizes.body)
         layout["legend"] = legend
     if isinstance(layout.get("title"), dict):
-        layout["title"] = {**layout["title"], "font": _font(layout["title"].get("font"), BASE_FONT + 2)}
+        layout["title"] = {**layout["title"], "font": _font(layout["title"].get("font"), sizes.body + 2)}
     for name in list(layout):
         if name.startswith(_AXIS_PREFIXES) and isinstance(layout[name], dict):
             ax = dict(layout[name])
-            ax["tickfont"] = _font(ax.get("tickfont"), BASE_FONT - 1)
+            ax["tickfont"] = _font(ax.get("tickfont"), sizes.tick)
             if isinstance(ax.get("title"), dict):
-                ax["title"] = {**ax["title"], "font": _font(ax["title"].get("font"), BASE_FONT)}
+                ax["title"] = {**ax["title"], "font": _font(ax["title"].get("font"), sizes.body)}
             if ax.get("type") != "category":
                 ax.setdefault("separatethousands", True)
                 ax.setdefault("exponentformat", "none")
             layout[name] = ax
     if layout.get("annotations"):
-        layout["annotations"] = [{**a, "font": _font(a.get("font"), TEXT_FONT)} for a in layout["annotations"]]
+        layout["annotations"] = [{**a, "font": _font(a.get("font"), sizes.text)} for a in layout["annotations"]]
     out = []
     for trace in data:
         if trace.get("text") is not None or trace.get("texttemplate"):
-            trace = {**trace, "textfont": _font(trace.get("textfont"), TEXT_FONT)}
+            trace = {**trace, "textfont": _font(trace.get("textfont"), sizes.text)}
             if trace.get("type") == "bar":
                 trace.setdefault("constraintext", "none")
         out.append(trace)

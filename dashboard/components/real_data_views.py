@@ -11,7 +11,7 @@ clusters the new k's, and the page can show progress while it does.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -91,15 +91,39 @@ def _ward_tree(key: str, standardize: bool) -> np.ndarray:
     return linkage(_features(key, standardize), method="ward")
 
 
-@st.cache_data(max_entries=4096, show_spinner=False)
-def cluster_labels(key: str, algorithm: str, k: int, standardize: bool, seed: int) -> np.ndarray:
-    """Labels of one clustering into ``k`` clusters (seeded; Ward needs no seed)."""
+@st.cache_resource(show_spinner=False)
+def _ward_cuts(key: str, standardize: bool) -> np.ndarray:
+    """Ward's clusters for every k of ``K_MIN..K_MAX``, one column per k: ``cut_tree`` walks all
+    the merges whatever the number of cuts, so cutting them all costs what cutting one costs."""
+    from scipy.cluster.hierarchy import cut_tree
+
+    cuts = cut_tree(_ward_tree(key, standardize), n_clusters=list(range(K_MIN, K_MAX + 1)))
+    cuts.flags.writeable = False
+    return cuts
+
+
+@st.cache_resource(show_spinner=False)
+def _threads():
+    """scikit-learn's thread pools (``threadpoolctl``), found once. K-means runs its Lloyd
+    iterations on one OpenMP thread: on data this small the pool's threads mostly spin-wait,
+    which costs about five times the CPU of one thread (measured on a 2-core server: 8 ms
+    against 40–50 ms per fit), and one thread adds the chunks' sums in a fixed order, so the
+    labels no longer depend on the server's number of cores."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _cluster(key: str, algorithm: str, k: int, standardize: bool, seed: int) -> np.ndarray:
     if algorithm == "kmeans":
         from sklearn.cluster import KMeans
 
-        return KMeans(n_clusters=k, n_init=KMEANS_RESTARTS, random_state=seed).fit_predict(
-            _features(key, standardize))
+        with _threads().limit(limits=1, user_api="openmp"):
+            return KMeans(n_clusters=k, n_init=KMEANS_RESTARTS, random_state=seed).fit_predict(
+                _features(key, standardize))
     if algorithm == "ward":
+        if K_MIN <= k <= K_MAX:
+            return _ward_cuts(key, standardize)[:, k - K_MIN].copy()
         from scipy.cluster.hierarchy import cut_tree
 
         return cut_tree(_ward_tree(key, standardize), n_clusters=[k]).ravel()
@@ -108,33 +132,112 @@ def cluster_labels(key: str, algorithm: str, k: int, standardize: bool, seed: in
     raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
 
 
-def run_clusterings(key: str, algorithms: list[str], ks: list[int], standardize: bool, seed: int) -> None:
-    """Cluster for every (algorithm, k) with a progress bar (cached clusterings pass at once, so
-    on a rerun the bar fills and disappears in a blink)."""
-    jobs = [(a, k) for a in algorithms for k in ks]
-    bar = st.progress(0.0, text="Clustering…")
-    for i, (a, k) in enumerate(jobs):
-        cluster_labels(key, a, k, standardize, seed)
-        bar.progress((i + 1) / len(jobs), text=f"Clustering: {ALGORITHMS[a]}, k = {k} ({i + 1}/{len(jobs)})")
-    bar.empty()
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _clusterings(key: str, algorithm: str, standardize: bool, seed: int) -> dict[int, np.ndarray]:
+    """The shared store of one (data set, algorithm, standardization, seed)'s clusterings by k,
+    filled by :func:`cluster_labels` as k's are asked for: one cache look-up per algorithm and
+    rerun, not one per k. Two sessions may cluster the same k at once and store the same labels."""
+    return {}
+
+
+def cluster_labels(key: str, algorithm: str, k: int, standardize: bool, seed: int) -> np.ndarray:
+    """Labels of one clustering into ``k`` clusters (seeded; Ward needs no seed), computed once
+    per server and shared read-only."""
+    store = _clusterings(key, algorithm, standardize, seed)
+    labels = store.get(k)
+    if labels is None:
+        labels = np.asarray(_cluster(key, algorithm, k, standardize, seed))
+        labels.flags.writeable = False
+        store[k] = labels
+    return labels
+
+
+def run_clusterings(key: str, algorithms: list[str], ks: list[int], standardize: bool,
+                    seed: int) -> dict[str, dict[int, np.ndarray]]:
+    """Every (algorithm, k)'s labels, ``{algorithm: {k: labels}}``; the clusterings not yet in
+    the store run with a progress bar."""
+    stores = {a: _clusterings(key, a, standardize, seed) for a in algorithms}
+    jobs = [(a, k) for a in algorithms for k in ks if k not in stores[a]]
+    if jobs:
+        bar = st.progress(0.0, text="Clustering…")
+        for i, (a, k) in enumerate(jobs):
+            cluster_labels(key, a, k, standardize, seed)
+            bar.progress((i + 1) / len(jobs), text=f"Clustering: {ALGORITHMS[a]}, k = {k} ({i + 1}/{len(jobs)})")
+        bar.empty()
+    return {a: {k: cluster_labels(key, a, k, standardize, seed) for k in ks} for a in algorithms}
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def sweep(key: str, algorithm: str, ks: tuple[int, ...], standardize: bool, seed: int, keys: tuple[str, ...],
-          log_base: float, beta: float) -> pd.DataFrame:
+          log_base: float, beta: float, _labelings: dict[int, np.ndarray] | None = None) -> pd.DataFrame:
     """``metrics.experiments.cluster_count_sweep`` of one algorithm over ``ks``: one row per k
-    (k, clusters, cv0, cv1, dcv and the chosen measures) plus the algorithm's key."""
+    (k, clusters, cv0, cv1, dcv and the chosen measures) plus the algorithm's key.
+    ``_labelings`` (``{k: labels}`` of these parameters, from :func:`run_clusterings`) saves the
+    look-ups; it is not part of the cache key, which the other parameters determine."""
     data = load_dataset(key)
-    labelings = {k: cluster_labels(key, algorithm, k, standardize, seed) for k in ks}
+    labelings = _labelings or {k: cluster_labels(key, algorithm, k, standardize, seed) for k in ks}
     frame = experiments.cluster_count_sweep(data.target, labelings, list(keys), log_base=log_base, beta=beta)
     frame.insert(0, "algorithm", algorithm)
     return frame
 
 
+@dataclass(frozen=True)
+class SweepView:
+    """What the page shows of one state (data set, algorithms, k's, standardization, seed,
+    measures, log base, β): the sweep's rows (``frame``), their long form with goodness, the best
+    k per measure, the table of every value and its CSV. Built once per state by
+    :func:`sweep_view` and shared read-only by every session; its figures are built on first
+    use per log-scale setting (:meth:`figures`)."""
+
+    key: str
+    algorithms: tuple[str, ...]
+    keys: tuple[str, ...]
+    true_k: int
+    frame: pd.DataFrame
+    long: pd.DataFrame
+    best: pd.DataFrame
+    shown: pd.DataFrame
+    csv: bytes
+    _figures: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def figures(self, log_x: bool) -> tuple:
+        """(measures, goodness, CV) figures for a linear or log k axis, built on first use; two
+        sessions asking at once may both build them (the same figures), which is harmless."""
+        if log_x not in self._figures:
+            keys, algorithms = list(self.keys), list(self.algorithms)
+            cv0 = float(self.frame["cv0"].iloc[0])
+            self._figures[log_x] = (measures_figure(self.long, keys, self.true_k, log_x),
+                                    goodness_figure(self.long, keys, algorithms, self.true_k, log_x),
+                                    cv_figure(self.frame, cv0, self.true_k, log_x))
+        return self._figures[log_x]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def sweep_view(key: str, algorithms: tuple[str, ...], ks: tuple[int, ...], standardize: bool, seed: int,
+               keys: tuple[str, ...], log_base: float, beta: float) -> SweepView:
+    """The page's :class:`SweepView` of one state, shared across sessions: on a miss the
+    clusterings run (with a progress bar, :func:`run_clusterings`) and :func:`sweep` evaluates
+    them; a rerun that changes nothing the page computes (the log scale, a return to a state
+    seen before) then costs no computation. Raises ``ValueError``/``KeyError`` as
+    :func:`sweep` does (not cached)."""
+    data = load_dataset(key)
+    labels = run_clusterings(key, list(algorithms), list(ks), standardize, seed)
+    frame = pd.concat([sweep(key, a, ks, standardize, seed, keys, log_base, beta, labels[a]) for a in algorithms],
+                      ignore_index=True)
+    best = {a: experiments.best_k(frame[frame["algorithm"] == a], list(keys)) for a in algorithms}
+    table = pd.DataFrame({"measure": [f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}" for k in keys],
+                          **{ALGORITHMS[a]: [best[a].get(k) for k in keys] for a in algorithms}})
+    shown = frame.assign(algorithm=frame["algorithm"].map(ALGORITHMS))
+    return SweepView(key, algorithms, keys, data.n_classes, frame, long_values(frame, list(keys)), table, shown,
+                     shown.to_csv(index=False).encode("utf-8"))
+
+
 def long_values(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """The sweep as (algorithm, k, measure, value, goodness) rows; goodness from the registry."""
     long = frame.melt(id_vars=["algorithm", "k"], value_vars=keys, var_name="measure", value_name="value")
-    long["goodness"] = [metrics.MEASURES[m].goodness(v) for m, v in zip(long["measure"], long["value"])]
+    # melt stacks the measures' columns one after the other: map each column at once.
+    long["goodness"] = np.concatenate([np.asarray(metrics.MEASURES[m].goodness(frame[m].to_numpy(dtype=np.float64)),
+                                                  dtype=np.float64).ravel() for m in keys])
     long["algorithm_name"] = long["algorithm"].map(ALGORITHMS)
     return long
 
@@ -147,7 +250,8 @@ def measures_figure(long: pd.DataFrame, keys: list[str], true_k: int, log_x: boo
                        panel_order=keys, series_order=[ALGORITHMS[a] for a in ALGORITHMS],
                        colors={ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()},
                        dashes={ALGORITHMS["random"]: "dot"}, x_title="number of clusters k",
-                       vlines=[(true_k, f" {true_k} classes")], log_x=log_x)
+                       vlines=[(true_k, f" {true_k} classes")], log_x=log_x,
+                       validate=False)
 
 
 def goodness_figure(long: pd.DataFrame, keys: list[str], algorithms: list[str], true_k: int, log_x: bool):
@@ -159,7 +263,7 @@ def goodness_figure(long: pd.DataFrame, keys: list[str], algorithms: list[str], 
                        panel_titles={a: escape_label(t) for a, t in ALGORITHMS.items()},
                        series_order=[names[k] for k in keys], x_title="number of clusters k",
                        y_title="goodness (1 = best)", vlines=[(true_k, f" {true_k} classes")], log_x=log_x,
-                       cols=min(len(algorithms), 3), y_range=[-0.02, 1.02])
+                       cols=min(len(algorithms), 3), y_range=[-0.02, 1.02], validate=False)
 
 
 def cv_figure(frame: pd.DataFrame, cv0: float, true_k: int, log_x: bool):
@@ -172,7 +276,7 @@ def cv_figure(frame: pd.DataFrame, cv0: float, true_k: int, log_x: bool):
                        colors={**{ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()}, "CV_0 (classes)": "#000000"},
                        dashes={"CV_0 (classes)": "dash", ALGORITHMS["random"]: "dot"},
                        x_title="number of clusters k", y_title="CV of the sizes", vlines=[(true_k, "")],
-                       log_x=log_x, panel_height=300)
+                       log_x=log_x, panel_height=300, validate=False)
 
 
 def class_cv(data: Dataset) -> float:

@@ -184,10 +184,46 @@ def fingerprint(t: metrics.Contingency) -> str:
     return h.hexdigest()
 
 
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs={metrics.Contingency: fingerprint})
+# The registry's measures by what their value depends on besides the table: most on nothing else,
+# the unnormalized information measures on the log base (``uses_log_base``), V_β on β
+# (``uses_beta``). Moving the β slider or switching nats/bits recomputes only the measures it
+# changes; the rest come from the cache, computed by the same call with the default arguments
+# they ignore, so every value is bit-identical to ``metrics.evaluate(t, log_base=…, beta=…)``.
+_GROUPS = {
+    (uses_log, uses_beta): tuple(k for k, m in metrics.MEASURES.items()
+                                 if (m.uses_log_base, m.uses_beta) == (uses_log, uses_beta))
+    for uses_log in (False, True) for uses_beta in (False, True)
+}
+
+
+@st.cache_data(max_entries=1024, show_spinner=False)
+def _evaluate_group(digest: str, _t: metrics.Contingency, group: tuple[bool, bool], log_base: float,
+                    beta: float) -> dict[str, float]:
+    """``metrics.evaluate`` of one group's measures that apply to ``_t`` (cached by the table's
+    ``digest``, so the table is hashed once per :func:`evaluate_cached` call, not once per group)."""
+    keys = [k for k in _GROUPS[group] if metrics.MEASURES[k].applies_to(_t)]
+    return metrics.evaluate(_t, keys, log_base=log_base, beta=beta)   # checks the arguments, even with no keys
+
+
+def settings_for(keys, log_base: float, beta: float) -> tuple[float, float]:
+    """``(log_base, beta)`` as the measures ``keys`` see them: e where none of them depends on
+    the log base, 1 where none depends on β. The cache key of anything computed from these
+    measures alone, so moving β or the unit does not recompute what they leave unchanged."""
+    ms = [metrics.MEASURES[k] for k in keys]
+    return (log_base if any(m.uses_log_base for m in ms) else math.e,
+            beta if any(m.uses_beta for m in ms) else 1.0)
+
+
 def evaluate_cached(t: metrics.Contingency, log_base: float = math.e, beta: float = 1.0) -> dict[str, float]:
-    """``metrics.evaluate`` of every registered measure, cached per table, log base and β."""
-    return metrics.evaluate(t, log_base=log_base, beta=beta)
+    """``metrics.evaluate`` of every registered measure (those that apply to ``t``, in registry
+    order), cached per table and, measure by measure, per the log base and β it depends on."""
+    digest = fingerprint(t)
+    parts = {}
+    for (uses_log, uses_beta), keys in _GROUPS.items():
+        if keys:
+            parts.update(_evaluate_group(digest, t, (uses_log, uses_beta), log_base if uses_log else math.e,
+                                         beta if uses_beta else 1.0))
+    return {k: parts[k] for k in metrics.MEASURES if k in parts}
 
 
 DENSE_CSV_CELLS = 10**6

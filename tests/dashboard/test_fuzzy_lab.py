@@ -124,6 +124,11 @@ def test_playground_controls(params, expected):
 
 def test_tables_at_the_sliders():
     at = open_page()
+    # Closed, the expander runs nothing; opened (a rerun), it draws the tables at the sliders.
+    assert not any("fz_heat" in c.proto.id for c in at.get("plotly_chart"))
+    at.session_state["fz_tables"] = True
+    at.run()
+    no_trouble(at)
     heat = chart(at, "fz_heat_fuzzy")
     gold = experiments.ambiguous_gold(30, "halving", None, 30, seed=0)
     rows, here = expected_playground()

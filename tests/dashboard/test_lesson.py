@@ -497,7 +497,8 @@ def test_every_lesson_chart_sets_all_its_type_at_11px_or_more(steps, n):
     sizes = font_sizes(spec)
     assert sizes and all(s >= lesson_charts.MIN_FONT_PX for _, s in sizes), [x for x in sizes if x[1] < 11]
     # Set explicitly wherever text is drawn (Streamlit's theme would otherwise use its own sizes).
-    assert layout["font"]["size"] >= 11 and layout["legend"]["font"]["size"] >= 11
+    assert layout["font"]["size"] >= 11
+    assert layout.get("showlegend") is False or layout["legend"]["font"]["size"] >= 11  # no legend, no font
     assert layout["hoverlabel"]["font"]["size"] >= 11
     axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))]
     assert axes and all(layout[a]["tickfont"]["size"] >= 11 for a in axes)

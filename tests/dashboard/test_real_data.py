@@ -18,14 +18,19 @@ import metrics
 from dashboard.components import real_data_views as rd
 from metrics import experiments, generators
 from metrics.formatting import format_number
-from apptest_utils import chart, decoded, no_trouble, open_app
+from apptest_utils import APP, chart, decoded, no_trouble
 
 PAGE = "app_pages/real_data.py"
 SMALL = {"rd_k": ["2", "5"]}
 
 
 def open_page(timeout: float = 180, **params) -> AppTest:
-    return open_app(PAGE, timeout, {**SMALL, **params})
+    """The page with its "All values" expander open (drawn only while open)."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    for k, v in {**SMALL, **params}.items():
+        at.query_params[k] = v
+    at.session_state["rd_values_box"] = True
+    return at.switch_page(PAGE).run()
 
 
 def values(at: AppTest) -> pd.DataFrame:
@@ -149,6 +154,7 @@ def test_a_failing_clustering_ends_in_st_error(monkeypatch):
 
     monkeypatch.setattr(experiments, "cluster_count_sweep", broken)
     rd.sweep.clear()
+    rd.sweep_view.clear()
     try:
         at = open_page(rd_k=["2", "3"], rd_seed="11")
         assert not at.exception

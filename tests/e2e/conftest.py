@@ -1,23 +1,16 @@
 """Fixtures shared by the browser tests: one Streamlit server and one chromium profile per session.
 
-The server runs ``dashboard/app.py`` on a free port with its output in a log file (an unread pipe
-can block it); the browser is Debian's ``/usr/bin/chromium`` driven by Playwright (never
+The server runs ``dashboard/app.py`` as ``partition-lab app`` runs it (its options, the libraries
+preloaded), on a free port with its output in a log file (an unread pipe can block it); the browser is Debian's ``/usr/bin/chromium`` driven by Playwright (never
 ``playwright install``). Facts behind the flags: ``/work/shared/notes/streamlit-and-browser-testing.md``.
 """
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from e2e_support import CHROMIUM, launch
-
-ROOT = Path(__file__).resolve().parents[2]
+from e2e_support import CHROMIUM, app_server, launch
 
 
 def pytest_collection_modifyitems(items):
@@ -31,48 +24,12 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(skip)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """The app's base URL, e.g. ``http://127.0.0.1:40123``, once ``/_stcore/health`` answers ok."""
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
-             "--browser.gatherUsageStats", "false",
-             # As .streamlit/config.toml: no ForwardMsg cache (its expiry races fast input: "Cached
-             # ForwardMsg MISS"), and no warning for the bound widgets the app assigns on purpose.
-             "--global.minCachedMessageSize", "1e9", "--global.disableWidgetStateDuplicationWarning", "true",
-             # As .streamlit/config.toml: no forced gc.collect(2) after every run (most of a rerun's CPU).
-             "--runner.postScriptGC", "false"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start; log:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.3)
+    """The app's base URL, e.g. ``http://127.0.0.1:40123``: a server started exactly as
+    ``partition-lab app`` starts it (``e2e_support.app_server``)."""
+    with app_server(tmp_path_factory.mktemp("streamlit") / "server.log") as (_, url):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="session")

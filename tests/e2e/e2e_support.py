@@ -1,6 +1,18 @@
-"""Constants and helpers of the browser tests (a module of their own: `conftest` is not importable by name)."""
+"""Constants and helpers of the browser tests and the dashboard benchmarks (a module of their own:
+`conftest` is not importable by name)."""
 
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
 
 CHROMIUM = Path("/usr/bin/chromium")
 # A Streamlit rerun is finished when the app says its script is not running.
@@ -22,3 +34,44 @@ def launch(playwright, profile):
         str(profile), executable_path=str(CHROMIUM), headless=True, viewport={"width": 1400, "height": 2600},
         args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
               "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def app_server(log_path: Path, options: list[str] = ()) -> Iterator[tuple[subprocess.Popen, str]]:
+    """A Streamlit server started as ``partition-lab app`` starts it (``metrics.cli.app_command``:
+    the options of ``.streamlit/config.toml``, the libraries preloaded) on a free loopback port,
+    its output in ``log_path`` (an unread pipe can block it); yields (process, base url) once
+    ``/_stcore/health`` answers ok, and stops the server on exit."""
+    from metrics.cli import app_command
+
+    port = free_port()
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(app_command(["--server.port", str(port), *options]), cwd=ROOT, stdout=log,
+                                stderr=subprocess.STDOUT)
+    url = f"http://{HOST}:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not start; log:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield proc, url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -9,12 +9,11 @@ the page that explores it, and save screenshots under the test's tmp dir.
 
 from __future__ import annotations
 
-
 import pytest
+from e2e_support import DONE
 
 from metrics import gallery
 
-from e2e_support import DONE
 ROWS = '[data-testid="stTable"] tbody tr'
 # The item column (the second cell) of every gallery table row, as rendered.
 ITEMS_JS = """() => [...document.querySelectorAll('[data-testid="stTable"] tbody tr')]

@@ -13,8 +13,8 @@ import json
 import time
 
 import pytest
-
 from e2e_support import DONE
+
 # The figures' state as Plotly holds it in the page: the heatmap's clusters, and the sweep on the
 # goodness scale (its dashed "slider" line and its curves).
 STATE_JS = """() => {

@@ -10,8 +10,9 @@ error element and no page error along the way; a screenshot per step under the t
 
 from __future__ import annotations
 
-from dashboard.components import lesson as ls
 from e2e_support import DONE
+
+from dashboard.components import lesson as ls
 
 # A step's chart (the element keyed lesson_chart_<step key>) as the browser holds it: its traces'
 # types, how many trace groups Plotly drew, and every font size of the laid-out figure
@@ -37,7 +38,8 @@ CHART_JS = """(key) => {
           sizes: sizes.flatMap(([w, s]) => (Array.isArray(s) ? s : [s]).map(v => [w, v]))};
 }"""
 FIRST_TYPE = {"disagree": "bar", "v_singletons": "scatter", "vi_range": "scatter", "uniform": "scatter",
-              "matching": "heatmap", "dom": "heatmap", "fuzzy": "scatter"}
+              "matching": "heatmap", "dom": "heatmap", "fuzzy": "scatter",
+              "chance": "scatter"}
 
 
 def no_errors(page) -> None:

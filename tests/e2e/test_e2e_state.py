@@ -19,7 +19,6 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
 from e2e_support import DONE, launch
 
 # What a reader sees: every control's value (main area and sidebar), the open tabs, the figures'

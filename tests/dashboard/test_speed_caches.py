@@ -1,0 +1,74 @@
+"""The caches behind the Real data and Chance pages' speed: what they serve is what the
+uncached computation gives (to the last bit), figures built without Plotly's validation are
+valid Plotly, and shared clusterings cannot be changed by a caller."""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from dashboard.components import chance_views as cv
+from dashboard.components import real_data_views as rd
+from metrics import chance
+from apptest_utils import chart, no_trouble, open_app
+
+logging.getLogger("streamlit").setLevel(logging.ERROR)
+
+
+@pytest.mark.parametrize("n, n_classes, model, samples, seed, log_base, beta", [
+    (100, 10, "num1", 50, 0, math.e, 1.0), (100, 5, "perm", 50, 2, 2.0, 2.5), (100, 2, "num", 50, 1, math.e, 0.3)])
+def test_sweep_summary_is_the_summary_of_a_fresh_sweep(n, n_classes, model, samples, seed, log_base, beta):
+    want = cv.summarize_sweep(chance.cluster_sweep(n, cv.KS, None, model=model, n_classes=n_classes,
+                                                   samples=samples, seed=seed, log_base=log_base, beta=beta),
+                              n, n_classes, model, log_base, beta)
+    got = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    # Another β on the same draws: V_β's rows change, the others are the same objects' values.
+    other = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta + 1.0)
+    v = other["key"].isin(["v_measure", "fuzzy_v_joint"])
+    pd.testing.assert_frame_equal(other[~v].reset_index(drop=True), got[~v].reset_index(drop=True), check_exact=True)
+
+
+def test_clusterings_are_shared_read_only_and_match_a_fresh_run():
+    from scipy.cluster.hierarchy import cut_tree, linkage
+    from sklearn.cluster import KMeans
+    from sklearn.preprocessing import StandardScaler
+
+    data = rd.load_dataset("wine")
+    x = StandardScaler().fit_transform(data.features)
+    for k in (2, 7, rd.K_MAX):
+        ward = rd.cluster_labels("wine", "ward", k, True, 0)
+        assert np.array_equal(ward, cut_tree(linkage(x, method="ward"), n_clusters=[k]).ravel())
+        km = rd.cluster_labels("wine", "kmeans", k, True, 3)
+        assert np.array_equal(km, KMeans(n_clusters=k, n_init=rd.KMEANS_RESTARTS, random_state=3).fit_predict(x))
+        assert rd.cluster_labels("wine", "kmeans", k, True, 3) is km      # computed once, shared
+        with pytest.raises(ValueError):
+            km[0] = 99                                                    # read-only
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        rd.cluster_labels("wine", "dbscan", 3, True, 0)
+
+
+@pytest.mark.parametrize("log_x", [False, True])
+def test_real_data_figures_are_valid_plotly(log_x):
+    # The line panels are built without Plotly's validation (speed); validate what the page sends.
+    at = open_app("app_pages/real_data.py", 180, {"rd_k": ["2", "6"], "rd_algo": ["kmeans", "ward", "random"],
+                                                  "rd_logx": "true" if log_x else "false"})
+    no_trouble(at)
+    for key in ("rd_measures", "rd_goodness", "rd_cv"):
+        spec = chart(at, key)
+        go.Figure(spec)                                                   # raises on an invalid property
+        assert all(ax.get("type") == ("log" if log_x else "linear")
+                   for name, ax in spec["layout"].items() if name.startswith("xaxis"))
+
+
+def test_log_scale_reuses_the_cached_view():
+    args = ("iris", ("kmeans",), (2, 3, 4), True, 0, ("vi", "ari"), math.e, 1.0)
+    view = rd.sweep_view(*args)
+    assert rd.sweep_view(*args) is view
+    linear = view.figures(False)
+    assert view.figures(False) is linear and view.figures(True) is not linear
