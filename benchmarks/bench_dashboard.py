@@ -14,8 +14,10 @@ finished" before its post-run clean-up (garbage collection), which would otherwi
 Figures, per page (the app's ``PAGES``; a page file that does not exist yet is skipped):
 
 * **first load** — a fresh server whose very first request is this page (a deep link right after
-  ``partition-lab app``): imports, cold caches, the static files. One fresh server per page (about
-  3 s each); ``--no-cold`` skips them.
+  ``partition-lab app``, which imports the pages' libraries and fills the heavy pages' caches
+  before it takes requests: ``dashboard/serve.py``, ``dashboard/warm.py``; the CPU of that start is
+  printed beside): the page's own imports, whatever its caches still lack, the static files. One
+  fresh server per page (about 10 s each); ``--no-cold`` skips them.
 * **new session** — a new browser context (a new student: new session, empty HTTP cache) opening
   the page once the server has already served it; median of ``--warm`` loads.
 * **per control** — every slider, segmented control, pill group, select box, multiselect, radio,
@@ -411,7 +413,7 @@ def measure_page(browser, pid: int, url: str, name: str, path: str, args) -> Pag
     s = Session(browser, pid, url)
     try:
         res.first_here = s.open(path)
-        found = discover(s, path, not args.no_sidebar)
+        found = discover(s, path, not args.no_sidebar) if args.steps else []  # --no-controls: loads only
         print(f"    {len(found)} controls", flush=True)
     finally:
         s.close()
@@ -521,13 +523,15 @@ def main() -> int:
             if not args.no_cold:
                 for name, path, _ in pages:
                     with server(Path(tmp), options) as (pid, url):
+                        start = cpu_seconds(pid)
                         s = Session(browser, pid, url)
                         try:
                             results[name].cold = s.open(path)
                         finally:
                             results[name].notes += [f"first load: {e}" for e in s.errors]
                             s.close()
-                    print(f"  {name}: first load after server start {results[name].cold:.3f} s", flush=True)
+                    print(f"  {name}: first load after server start {results[name].cold:.3f} s "
+                          f"(the server's start: {start:.2f} s)", flush=True)
             with server(Path(tmp), options) as (pid, url):
                 for name, path, _ in pages:
                     print(f"  {name}:", flush=True)

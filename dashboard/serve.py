@@ -1,6 +1,8 @@
-"""The server process of ``partition-lab app``: the libraries the pages use imported first, then
-Streamlit's own command line (``python -m dashboard.serve run dashboard/app.py [options]`` takes
-exactly the arguments of ``streamlit run``).
+"""The server process of ``partition-lab app``: the libraries the pages use imported first, the
+heavy pages' shared caches filled (``dashboard/warm.py``), all of it frozen for the garbage
+collector (``gc.freeze``), then Streamlit's own command line
+(``python -m dashboard.serve run dashboard/app.py [options]`` takes exactly the arguments of
+``streamlit run``).
 
 Why: a Streamlit server imports what a page needs on the first request that runs it. NumPy, pandas,
 SciPy, Plotly, scikit-learn's clustering and ``metrics`` cost about a second of CPU, paid by
@@ -8,15 +10,18 @@ whoever opens the first page after the server starts — in a classroom, the tea
 while thirty students wait. Imported here they cost the server's start instead, before it takes
 a request (``benchmarks/bench_dashboard.py`` measures a page's first load after start).
 
-Only modules that create no Streamlit cache are imported: a ``dashboard`` module would create its
-``st.cache_data`` functions before Streamlit's runtime exists. ``tests/dashboard/test_serve.py``
-checks that every library the pages load is named here.
+:data:`PRELOAD` names no ``dashboard`` module: imported bare, one would create its ``st.cache_data``
+functions before Streamlit's runtime exists (the warm-up imports them inside runs that stand a
+runtime in: ``dashboard/warm.py``). ``tests/dashboard/test_serve.py`` checks that every library the
+pages load is named here.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
+import time
 
 #: Imported before the server starts. The pages' libraries (the test runs every page and compares).
 PRELOAD = (
@@ -49,6 +54,21 @@ def preload() -> list[str]:
 
 def main() -> None:
     preload()
+    if sys.argv[1:2] == ["run"] and "--help" not in sys.argv:
+        from dashboard.warm import warm
+
+        start = time.monotonic()
+        done = warm()
+        failed = {page: why for page, why in done.items() if isinstance(why, str)}
+        print(f"Partition Lab: {len(done) - len(failed)} heavy page(s) computed for their first visitors "
+              f"in {time.monotonic() - start:.1f} s" + "".join(f"; {p} not warmed ({why})" for p, why in failed.items()),
+              file=sys.stderr, flush=True)
+    # Everything alive now — the libraries, the warmed caches: a few hundred thousand objects —
+    # lives as long as the server. Frozen, Python's collector never scans it again; otherwise its
+    # full collections, triggered by the pages' allocations, walk it all: 0.1-0.2 s spikes in a
+    # slider step (benchmarks/bench_dashboard.py's p95), and slower steps on average.
+    gc.collect()
+    gc.freeze()
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", *sys.argv[1:]]

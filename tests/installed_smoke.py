@@ -90,7 +90,7 @@ def main(checkout: Path) -> dict:
         with open("server.log", "w") as log:
             proc = subprocess.Popen([exe, "app", "--server.port", str(port)], stdout=log, stderr=subprocess.STDOUT)
         try:
-            deadline, body = time.time() + 90, ""
+            deadline, body = time.time() + 120, ""
             while time.time() < deadline and proc.poll() is None and body != "ok":
                 try:
                     with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:

@@ -92,7 +92,7 @@ def test_a_signal_stops_the_server_and_closes_its_port(tmp_path, sig):
     with open(tmp_path / "server.log", "w") as log:
         proc = subprocess.Popen([exe, "app", "--server.port", str(port)], stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline, body = time.time() + 60, ""
+        deadline, body = time.time() + 120, ""  # the start warms the heavy pages
         while time.time() < deadline and proc.poll() is None:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:

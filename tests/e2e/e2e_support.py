@@ -56,7 +56,7 @@ def app_server(log_path: Path, options: list[str] = ()) -> Iterator[tuple[subpro
                                 stderr=subprocess.STDOUT)
     url = f"http://{HOST}:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # the start warms the heavy pages (dashboard/warm.py)
         while True:
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:

@@ -1,0 +1,57 @@
+"""Visit the heavy pages once, headless, before the server takes its first request.
+
+Some pages compute a lot for their default state — every measure's properties (Property
+checker), thousands of random labelings (Chance), every printed number of the papers (Paper
+gallery), the soft clusterings of the playground (Fuzzy lab), a clustering for every k (Real
+data). Those results depend only on parameters and live in caches shared by every session, so
+whoever opens such a page first after the server starts pays for everyone: the teacher projecting
+it while the class waits. ``partition-lab app`` (``dashboard/serve.py``) calls :func:`warm` first:
+each page runs once in its default state, exactly as a visitor's session would run it, through
+Streamlit's headless script runner (``streamlit.testing.v1.AppTest``), and fills the same caches
+— the pages' own code, so nothing here repeats their parameters. The server's start takes those
+seconds instead (``benchmarks/bench_dashboard.py`` prints both).
+
+Streamlit's runtime does not exist yet at that point; the headless runner stands one in for each
+run and removes it afterwards. Caches created then are process-wide and the server's sessions
+find them (``tests/dashboard/test_warm.py`` checks that a page then computes nothing).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from importlib.resources import files
+
+#: The pages whose default state costs more than a second of CPU to compute.
+HEAVY_PAGES = ("property_checker", "chance", "gallery", "fuzzy_lab", "real_data")
+
+
+def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str, float | str]:
+    """Run each page of ``pages`` once in its default state; for each, the CPU seconds it took,
+    or why it failed (a page that fails here is simply not warmed: the server starts anyway)."""
+    from streamlit.testing.v1 import AppTest
+
+    app = str(files("dashboard") / "app.py")
+    # The runner's "no runtime" and "missing ScriptRunContext" notices are expected here.
+    logging.disable(logging.WARNING)
+    out: dict[str, float | str] = {}
+    try:
+        for page in pages:
+            start = time.process_time()
+            try:
+                at = AppTest.from_file(app, default_timeout=timeout)
+                at.switch_page(f"app_pages/{page}.py")
+                at.run()
+                failed = [str(e.message) for e in at.exception]
+            except Exception as exc:  # noqa: BLE001 — warming must never stop the server from starting
+                failed = [f"{type(exc).__name__}: {exc}"]
+            out[page] = failed[0] if failed else time.process_time() - start
+    finally:
+        logging.disable(logging.NOTSET)
+        # The runs read Streamlit's configuration before the command line's options exist; forget
+        # it, so that the server parses it afresh (else it warns that [server] options changed).
+        from streamlit import config
+
+        if hasattr(config, "_config_options"):
+            config._config_options = None
+    return out

@@ -1,0 +1,71 @@
+"""``dashboard.warm``: the heavy pages visited once before the server takes requests fill the
+caches their visitors would fill — checked by running each page after the warm-up with its heavy
+library work replaced by a function that fails: the page must not need it any more."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from dashboard import warm
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The work each page's default state costs, as the page reaches it (module attributes).
+HEAVY_WORK = {
+    "property_checker": ["metrics.properties:check_many", "metrics.properties:check_properties"],
+    "chance": ["metrics.chance:sweep_tables", "metrics.chance:score_sweep", "metrics.chance:cluster_sweep"],
+    "gallery": ["metrics.gallery:gallery_frame"],
+    "fuzzy_lab": ["metrics.experiments:ambiguous_gold", "metrics.experiments:fuzzy_tables",
+                  "metrics.experiments:experiment3_row", "metrics.experiments:ambiguity_sweep"],
+    "real_data": ["sklearn.cluster:KMeans.fit_predict", "scipy.cluster.hierarchy:linkage"],
+}
+
+# In a fresh interpreter: warm, then break the heavy work and run each page again.
+WARM_THEN_RUN = """
+import importlib, json, logging, sys
+logging.disable(logging.WARNING)
+from dashboard import warm
+heavy = json.loads(sys.argv[1])
+first = warm.warm(tuple(heavy))
+def broken(name):
+    def f(*args, **kwargs):
+        raise RuntimeError(f"{name} ran again after the warm-up")
+    return f
+for page, names in heavy.items():
+    for spec in names:
+        module, _, attr = spec.partition(":")
+        owner = importlib.import_module(module)
+        *path, last = attr.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        setattr(owner, last, broken(spec))
+from streamlit.testing.v1 import AppTest
+second = {}
+for page in heavy:
+    at = AppTest.from_file(%(app)r, default_timeout=120)
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    second[page] = [e.message for e in at.exception] + [e.value for e in at.error]
+print(json.dumps({"first": first, "second": second}))
+"""
+
+
+def test_warm_visits_the_heavy_pages_and_then_they_compute_nothing():
+    assert set(HEAVY_WORK) == set(warm.HEAVY_PAGES)
+    code = WARM_THEN_RUN % {"app": str(ROOT / "dashboard" / "app.py")}
+    proc = subprocess.run([sys.executable, "-c", code, json.dumps(HEAVY_WORK)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=900, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    for page, cpu in out["first"].items():
+        assert isinstance(cpu, float) and cpu > 0, (page, cpu)  # warmed, not failed
+    for page, problems in out["second"].items():
+        assert problems == [], (page, problems)
+
+
+def test_a_page_that_fails_is_reported_not_raised():
+    out = warm.warm(("no_such_page",), timeout=30)
+    assert isinstance(out["no_such_page"], str) and out["no_such_page"]
