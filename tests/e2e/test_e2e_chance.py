@@ -59,7 +59,9 @@ def test_chance_page_model_switch_redraws_the_sweep_and_the_url_reproduces_it(se
     assert page.locator('.st-key-ch_sm [role="radio"][aria-checked="true"]').inner_text().strip() == "perm"
     _no_errors(page, errors)
 
-    # The seed: a bound number input, written into the URL by the browser.
+    # The seed: a bound number input, written into the URL by the browser. The sweep to wait
+    # past is now perm's (seed 0), not the default model's: else the old chart may be read.
+    before = _sweep(page)
     seed = page.locator('.st-key-ch_seed input')
     seed.fill("4")
     seed.press("Enter")
