@@ -43,6 +43,10 @@ def _hover_point(page, test: str, x_value, y_value) -> dict:
         const fl = gd._fullLayout, svg = gd.querySelector('.main-svg').getBoundingClientRect();
         return {{x: svg.left + fl.xaxis._offset + fl.xaxis.l2p(xv), y: svg.top + fl.yaxis._offset + fl.yaxis.l2p(yv)}};
     }}""", [x_value, y_value])
+    # Leave the chart first and wait for its hover box to go: a box still up from an earlier hover
+    # would otherwise be read as this point's (Plotly redraws the hover a frame or more later).
+    page.mouse.move(1, 1)
+    page.wait_for_function(f"() => !({FIND})({test}).querySelector('.hoverlayer .hovertext')", timeout=20_000)
     page.mouse.move(where["x"] + 3, where["y"] + 1)
     page.mouse.move(where["x"], where["y"])
     page.wait_for_function(f"() => !!({FIND})({test}).querySelector('.hoverlayer .hovertext')", timeout=20_000)
