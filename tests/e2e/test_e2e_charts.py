@@ -11,6 +11,7 @@ import urllib.parse
 
 import pandas as pd
 from e2e_support import DONE
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from dashboard.components.tables import encode_table
 
@@ -37,28 +38,38 @@ def _wait_for(page, test: str) -> None:
 
 def _hover_point(page, test: str, x_value, y_value) -> dict:
     """Move the mouse onto data coordinates (x_value, y_value) of the chart ``test`` picks (category
-    values by index) and return the hover box: its text and its box and the chart's, in page pixels."""
-    where = page.evaluate(f"""([xv, yv]) => {{
-        const gd = ({FIND})({test});
-        const fl = gd._fullLayout, svg = gd.querySelector('.main-svg').getBoundingClientRect();
-        return {{x: svg.left + fl.xaxis._offset + fl.xaxis.l2p(xv), y: svg.top + fl.yaxis._offset + fl.yaxis.l2p(yv)}};
-    }}""", [x_value, y_value])
-    # Leave the chart first and wait for its hover box to go: a box still up from an earlier hover
-    # would otherwise be read as this point's (Plotly redraws the hover a frame or more later).
-    page.mouse.move(1, 1)
-    page.wait_for_function(f"() => !({FIND})({test}).querySelector('.hoverlayer .hovertext')", timeout=20_000)
-    page.mouse.move(where["x"] + 3, where["y"] + 1)
-    page.mouse.move(where["x"], where["y"])
-    page.wait_for_function(f"() => !!({FIND})({test}).querySelector('.hoverlayer .hovertext')", timeout=20_000)
-    return page.evaluate(f"""() => {{
-        const gd = ({FIND})({test});
-        const box = gd.querySelector('.hoverlayer .hovertext').getBoundingClientRect();
-        const chart = gd.getBoundingClientRect();
-        const text = [...gd.querySelectorAll('.hoverlayer .hovertext text')].map(t => t.textContent).join(' | ');
-        const markup = gd.querySelectorAll('.hoverlayer a, .hoverlayer tspan[style*="bold"]').length;
-        return {{text, markup, box: [box.left, box.top, box.right, box.bottom],
-                chart: [chart.left, chart.top, chart.right, chart.bottom]}};
-    }}""")
+    values by index) and return the hover box: its text and its box and the chart's, in page pixels.
+
+    Each try clears any hover box left from before (it would be read as this point's), works out
+    where the point is now and moves there: Plotly throttles hover, a busy browser can drop a move,
+    and a late layout change (the page still settling) redraws the chart and takes the box away."""
+    for attempt in range(6):
+        where = page.evaluate(f"""([xv, yv]) => {{
+            const gd = ({FIND})({test});
+            gd.querySelectorAll('.hoverlayer > *').forEach(n => n.remove());
+            const fl = gd._fullLayout, svg = gd.querySelector('.main-svg').getBoundingClientRect();
+            return {{x: svg.left + fl.xaxis._offset + fl.xaxis.l2p(xv), y: svg.top + fl.yaxis._offset + fl.yaxis.l2p(yv)}};
+        }}""", [x_value, y_value])
+        page.mouse.move(where["x"] + 3 + attempt, where["y"] + 1)
+        page.mouse.move(where["x"], where["y"], steps=2)
+        try:
+            page.wait_for_function(f"() => !!({FIND})({test}).querySelector('.hoverlayer .hovertext')",
+                                   timeout=4_000)
+        except PlaywrightTimeout:
+            continue
+        hover = page.evaluate(f"""() => {{
+            const gd = ({FIND})({test});
+            const hovertext = gd.querySelector('.hoverlayer .hovertext');
+            if (!hovertext) return null;
+            const box = hovertext.getBoundingClientRect(), chart = gd.getBoundingClientRect();
+            const text = [...gd.querySelectorAll('.hoverlayer .hovertext text')].map(t => t.textContent).join(' | ');
+            const markup = gd.querySelectorAll('.hoverlayer a, .hoverlayer tspan[style*="bold"]').length;
+            return {{text, markup, box: [box.left, box.top, box.right, box.bottom],
+                    chart: [chart.left, chart.top, chart.right, chart.bottom]}};
+        }}""")
+        if hover is not None:
+            return hover
+    raise AssertionError(f"no hover box at ({x_value}, {y_value}) after 6 tries")
 
 
 def test_a_class_named_with_markup_is_drawn_as_written(server, browser):
