@@ -43,6 +43,7 @@ from scipy.optimize import linear_sum_assignment
 from .contingency import Contingency, _Memberships, _pair_positions, _plain_memberships
 
 __all__ = [
+    "dom_each",
     "dom", "dom_tables", "dom_matching", "dom_realizable",
     "perfect", "single_cluster", "singletons", "no_knowledge", "solution_r",
     "uniform_effect", "cv", "dcv",
@@ -345,12 +346,63 @@ def dom(n_classes: int, n_useful_clusters: int, n_noise_clusters: int = 0, n_noi
     n = _positive(n, "n")
     if integer and not float(n).is_integer():
         raise ValueError(f"n must be a whole number for integer=True, got {n!r}")
-    table = dom_tables(c, k, kn, cn, e1, e2, e3, n)[0]
+    return _dom_contingency(dom_tables(c, k, kn, cn, e1, e2, e3, n)[0], c, k, kn, cn, n, integer)
+
+
+def _dom_contingency(table: np.ndarray, c: int, k: int, kn: int, cn: int, n, integer: bool) -> Contingency:
+    """One table of :func:`dom_tables` (cut to its own shape) as :func:`dom` returns it."""
+    table = table[: c + cn, : k + kn]
     if integer:
         table = largest_remainder(table.ravel(), total=n).reshape(table.shape)
     rows = [f"C{i + 1}" for i in range(c)] + [f"Cnoise{i + 1}" for i in range(cn)]
     cols = [f"K{j + 1}" for j in range(k)] + [f"Knoise{j + 1}" for j in range(kn)]
     return Contingency.from_table(table, row_labels=rows, col_labels=cols)
+
+
+def dom_each(settings: Sequence[Mapping], *, integer: bool = False) -> list[Contingency | ValueError]:
+    """:func:`dom` of each setting (a mapping of its keyword arguments), built with one
+    :func:`dom_tables` call: per setting, the same table ``dom(**setting, integer=integer)``
+    returns, or the ``ValueError`` it raises (a sweep shows why a value cannot be built).
+
+    Tables are identical to :func:`dom`'s (each cell is the same elementwise arithmetic);
+    ``tests/test_generators.py`` checks it cell for cell.
+    """
+    out: list[Contingency | ValueError | None] = [None] * len(settings)
+    known = {"n_classes", "n_useful_clusters", "n_noise_clusters", "n_noise_classes", "eps1", "eps2", "eps3", "n"}
+    batch, rows = [], []
+    for i, s in enumerate(settings):
+        # dom()'s own scalar checks; a setting that fails one is left to dom(), to raise its error.
+        try:
+            if not set(s) <= known:
+                continue
+            counts = (_count(s["n_classes"], "n_classes", 1), _count(s["n_useful_clusters"], "n_useful_clusters", 1),
+                      _count(s.get("n_noise_clusters", 0), "n_noise_clusters"),
+                      _count(s.get("n_noise_classes", 0), "n_noise_classes"))
+            eps = tuple(_fraction(s.get(e, 0.0), e) for e in ("eps1", "eps2", "eps3"))
+            n = _positive(s.get("n", DOM_DEFAULT_N), "n")
+        except (KeyError, TypeError, ValueError):
+            continue
+        if sum(eps) <= 1 + 1e-12 and not (integer and not float(n).is_integer()):
+            batch.append(i)
+            rows.append((*counts, *eps, n))
+    if rows:
+        c, k, kn, cn = (np.array([r[j] for r in rows], dtype=np.int64) for j in range(4))
+        e1, e2, e3 = (np.array([r[j] for r in rows], dtype=np.float64) for j in range(4, 7))
+        realizable = dom_realizable(c, k, kn, cn, e1, e2, e3)
+        keep = np.flatnonzero(realizable)
+        if keep.size:
+            ns = np.array([rows[j][7] for j in keep], dtype=np.float64)
+            tables = dom_tables(c[keep], k[keep], kn[keep], cn[keep], e1[keep], e2[keep], e3[keep], ns)
+            for b, j in enumerate(keep.tolist()):
+                r = rows[j]
+                out[batch[j]] = _dom_contingency(tables[b], r[0], r[1], r[2], r[3], r[7], integer)
+    for i, setting in enumerate(settings):
+        if out[i] is None:
+            try:
+                out[i] = dom(**setting, integer=integer)
+            except ValueError as exc:
+                out[i] = exc
+    return out
 
 
 # ---------------------------------------------------------------------- extreme cases

@@ -455,3 +455,47 @@ def test_largest_remainder_keeps_totals():
     assert r.sum(axis=1).tolist() == [3, 3]
     assert (np.abs(r - x) < 1).all()
     assert g.largest_remainder([1 / 3] * 3, total=1).sum() == 1
+
+
+# ---------------------------------------------------------------- dom_each: dom, many at once
+def _same_as_dom(setting: dict, built, integer: bool) -> None:
+    try:
+        expected = g.dom(**setting, integer=integer)
+    except ValueError as exc:
+        assert isinstance(built, ValueError) and str(built) == str(exc), (setting, built, exc)
+        return
+    assert not isinstance(built, ValueError), (setting, built)
+    assert list(built.row_labels) == list(expected.row_labels) and list(built.col_labels) == list(expected.col_labels)
+    np.testing.assert_array_equal(built.to_dense(), expected.to_dense())   # bit for bit
+
+
+_counts = st.integers(0, 6)
+_eps = st.sampled_from([0.0, 0.025, 0.1, 0.2, 0.3, 0.45, 0.7, 1.0])
+
+
+@given(st.lists(st.fixed_dictionaries({
+    "n_classes": _counts, "n_useful_clusters": _counts, "n_noise_clusters": _counts, "n_noise_classes": _counts,
+    "eps1": _eps, "eps2": _eps, "eps3": _eps, "n": st.sampled_from([10, 60, 100.5, 1000, 10**5])}),
+    min_size=1, max_size=12), st.booleans())
+def test_dom_each_builds_what_dom_builds_or_raises_what_it_raises(settings, integer):
+    """The batch builder behind the Generator lab's sweeps: every table identical to dom()'s, cell
+    for cell and label for label, and for a setting dom() refuses, dom()'s own error."""
+    for setting, built in zip(settings, g.dom_each(settings, integer=integer)):
+        _same_as_dom(setting, built, integer)
+
+
+def test_dom_each_along_a_sweep_and_with_odd_settings():
+    figure3 = {"n_classes": 3, "n_useful_clusters": 2, "n_noise_clusters": 1, "n_noise_classes": 1,
+               "eps2": 0.2, "eps3": 0.1, "n": 60}
+    sweep = [{**figure3, "eps1": x} for x in np.round(np.arange(0, 1.0001, 0.025), 3).tolist()]
+    built = g.dom_each(sweep)
+    assert sum(isinstance(b, ValueError) for b in built) == 12      # ε1 > 0.7 makes ε > 1
+    for setting, b in zip(sweep, built):
+        _same_as_dom(setting, b, False)
+    odd = [{"n_classes": 3, "n_useful_clusters": 2}, {"n_classes": "3", "n_useful_clusters": 2},
+           {"n_classes": 2.0, "n_useful_clusters": 2, "eps1": 0.5}, {"n_classes": 1, "n_useful_clusters": 1, "eps1": 0.1},
+           {"n_classes": 3, "n_useful_clusters": 2, "n": 60.5}, {**figure3, "eps1": True}]
+    for setting, b in zip(odd, g.dom_each(odd, integer=True)):
+        _same_as_dom(setting, b, True)
+    with pytest.raises(TypeError):                                    # as dom(): an unknown argument
+        g.dom_each([{"n_classes": 3, "n_useful_clusters": 2, "colour": 1}])

@@ -172,7 +172,7 @@ def sweep_figure(summary: pd.DataFrame, keys: list[str], *, n_classes: int, larg
                    "margin": {"l": 10, "r": 10, "t": 70, "b": 50}, "font": font, "hoverlabel": {"font": note},
                    "legend": {"orientation": "h", "x": 0, "y": 1.0 + 36 / max(height - 120, 1), "yanchor": "bottom",
                               "font": tick}})
-    return figure(data, layout, validate=False)
+    return figure(data, layout)
 
 
 # ---------------------------------------------------------------- a table against its null distribution
@@ -232,7 +232,7 @@ def null_figure(profile: pd.DataFrame, spread: pd.DataFrame, keys: list[str], *,
                   "range": [len(ms) - 0.5, -0.5], "showgrid": False, "zeroline": False},
         "legend": {"orientation": "h", "x": 0, "y": 1.0 + 40 / max(height - 130, 1), "yanchor": "bottom"},
     }
-    return figure(data, layout, validate=False)
+    return figure(data, layout)
 
 
 def expectation_text(row: pd.Series) -> str:
@@ -281,7 +281,7 @@ def closeup_figure(key: str, draws: pd.Series, row: pd.Series) -> go.Figure:
               "shapes": shapes, "annotations": annotations,
               "xaxis": {"title": {"text": f"{escape_label(m.name)} ({escape_label(m.symbol)}) — {arrow(m)}"}},
               "yaxis": {"title": {"text": "random labelings"}, "rangemode": "tozero"}}
-    return figure(data, layout, validate=False)
+    return figure(data, layout)
 
 
 # ---------------------------------------------------------------- AMI's normalisations (#20066)
@@ -327,7 +327,7 @@ def ami_sweep_figure(summaries: dict[str, pd.DataFrame], n_classes: int) -> go.F
     layout.update({"height": height, "annotations": annotations, "shapes": shapes, "hovermode": "closest",
                    "margin": {"l": 10, "r": 10, "t": 70, "b": 50},
                    "legend": {"orientation": "h", "x": 0, "y": 1.0 + 36 / max(height - 120, 1), "yanchor": "bottom"}})
-    return figure(data, layout, validate=False)
+    return figure(data, layout)
 
 
 def ami_table_rows(profiles: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -397,5 +397,5 @@ def ami_table_figure(rows: pd.DataFrame) -> go.Figure:
              "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False}],
         "legend": {"orientation": "h", "x": 0, "y": 1.14, "yanchor": "bottom", "title": {"text": "model"}},
     }
-    return figure(data, layout, validate=False)
+    return figure(data, layout)
 

@@ -41,11 +41,15 @@ DIGIT_PX = 0.62 * TEXT_FONT
 LINE_PX = TEXT_FONT + 4
 
 
-def figure(data: list[dict], layout: dict, validate: bool = True) -> go.Figure:
-    """The dashboard's figure of plain dicts: no template, fonts made readable (``readout.readable``);
-    ``validate=False`` skips Plotly's per-property validation (for figures a slider redraws)."""
+def figure(data: list[dict], layout: dict) -> go.Figure:
+    """The dashboard's figure of plain dicts: no template, fonts made readable (``readout.readable``).
+
+    Built without Plotly's per-property validation, which costs ~4× the building itself on every
+    rerun that draws the figure. The test suite validates instead: every spec that every page
+    sends, in every state ``tests/dashboard/test_charts_text.py`` opens, must build a validated
+    ``go.Figure``."""
     data, layout = readable(data, {"template": NO_TEMPLATE, **layout})
-    return go.Figure(data=data, layout=layout, _validate=validate)
+    return go.Figure(data=data, layout=layout, _validate=False)
 
 
 def _cat_axis(**kw) -> dict:

@@ -5,8 +5,7 @@ Experiments 1–3, all computed by ``metrics`` (``Contingency.from_memberships``
 Heavy work is cached, across sessions: the playground's clusterings and their scores once per
 setting (all of a setting's clusterings together: a few milliseconds), the experiments per unit —
 one data size, one softness step — so that the page can show progress while new units are
-computed. A rerun with settings seen before computes nothing. Figures a slider redraws are built
-without Plotly's validation (``validate=False``); the page's tests validate every figure it sends.
+computed. A rerun with settings seen before computes nothing.
 """
 
 from __future__ import annotations
@@ -206,7 +205,7 @@ def variants_figure(values: dict[str, float], symbol: str) -> go.Figure:
     layout = {"height": 230, "margin": {"l": 10, "r": 60, "t": 10, "b": 40}, "bargap": 0.3,
               "xaxis": {"title": {"text": escape_label(symbol)}, "rangemode": "tozero"},
               "yaxis": {"type": "category", "autorange": "reversed"}}
-    return figure(data, layout, validate=False)
+    return figure(data, layout)
 
 
 def steps_figure(long: pd.DataFrame, symbol: str, current: float | None = None) -> go.Figure:
@@ -216,8 +215,7 @@ def steps_figure(long: pd.DataFrame, symbol: str, current: float | None = None) 
                        colors={VARIANT_LABELS[v]: c for v, c in VARIANT_COLORS.items()},
                        dashes={VARIANT_LABELS[v]: d for v, d in VARIANT_DASH.items()},
                        x_title="softness: share of the extra gold memberships assigned (%)", y_title=symbol,
-                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320,
-                       validate=False)
+                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320)
 
 
 # ---------------------------------------------------------------------- the ambiguity sweep
@@ -261,8 +259,7 @@ def ambiguity_figure(frame: pd.DataFrame, scheme: str, symbol: str, current: flo
                        colors={VARIANT_LABELS[v]: c for v, c in VARIANT_COLORS.items()},
                        dashes={VARIANT_LABELS[v]: d for v, d in VARIANT_DASH.items()},
                        x_title=SWEEP_AXIS[scheme], y_title=symbol,
-                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320,
-                       validate=False)
+                       vlines=[(current, " sliders")] if current is not None else (), panel_height=320)
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)
@@ -367,7 +364,7 @@ def experiment1_figure(frame: pd.DataFrame) -> go.Figure:
               "xaxis": {"type": "category", "title": {"text": "data size (points), each clustered perfectly"}},
               "yaxis": {"title": {"text": "V"}, "range": [0, 1.02]},
               "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}}
-    return figure(data, layout, validate=False)
+    return figure(data, layout)
 
 
 def experiment2_figure(frame: pd.DataFrame) -> go.Figure:
@@ -377,7 +374,7 @@ def experiment2_figure(frame: pd.DataFrame) -> go.Figure:
                        series_order=[VARIANT_LABELS["fuzzy"], VARIANT_LABELS["count"]],
                        colors={VARIANT_LABELS[v]: VARIANT_COLORS[v] for v in ("fuzzy", "count")},
                        x_title="data size (points): a random gold standard against a random soft clustering",
-                       y_title="V", panel_height=320, markers=False, validate=False)
+                       y_title="V", panel_height=320, markers=False)
 
 
 def sizes_up_to(largest: int, count: int) -> list[int]:

@@ -181,28 +181,22 @@ def dom_sweep(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, 
         raise KeyError(f"unknown sweep parameter {axis!r}; choose one of {', '.join(PARAMS)}")
     base = dict(fixed)
     xs, tables, skipped = [], [], []
-    for x in PARAMS[axis].sweep_values():
-        try:
-            tables.append(generators.dom(**{**base, axis: x}, integer=integer))
+    values = PARAMS[axis].sweep_values()
+    for x, built in zip(values, generators.dom_each([{**base, axis: x} for x in values], integer=integer)):
+        if isinstance(built, ValueError):
+            skipped.append((x, explain(built)))
+        else:
+            tables.append(built)
             xs.append(x)
-        except ValueError as exc:
-            skipped.append((x, explain(exc)))
-    rows = []
-    if tables:
-        values = _evaluate(tables, keys, log_base, beta)
-        for k in keys:
-            v = values[k].to_numpy()
-            g = np.where(np.isnan(v), np.nan, metrics.MEASURES[k].goodness(np.nan_to_num(v)))
-            rows.append(pd.DataFrame({"x": xs, "key": k, "value": v, "goodness": g}))
-    curve = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=["x", "key", "value", "goodness"])
+    if not tables:
+        return pd.DataFrame(columns=["x", "key", "value", "goodness"]), skipped
+    values = _evaluate(tables, keys, log_base, beta)
+    raw = values.to_numpy().T                           # one row per measure, one column per x
+    good = np.vstack([metrics.MEASURES[k].goodness(np.nan_to_num(v)) for k, v in zip(keys, raw)])
+    curve = pd.DataFrame({"x": np.tile(np.asarray(xs), len(keys)),
+                          "key": np.repeat(np.asarray(keys, dtype=object), len(xs)),
+                          "value": raw.ravel(), "goodness": np.where(np.isnan(raw), np.nan, good).ravel()})
     return curve, skipped
-
-
-def figure(data: list[dict], layout: dict) -> go.Figure:
-    """A figure from plain dicts, fonts made readable (``charts.figure``), without Plotly's
-    per-property validation, which is ~4× the cost of building it (a slider rerun redraws these).
-    The tests validate every spec the pages send."""
-    return _figure(data, layout, validate=False)
 
 
 def colors(keys) -> dict[str, str]:
@@ -213,33 +207,50 @@ def _axis_title(axis: str) -> str:
     return PARAMS[axis].label
 
 
-def goodness_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x: float) -> go.Figure:
-    """All chosen measures on the registry's goodness scale (1 = best) along the sweep, one line
-    each; the dashed line is the slider's position."""
+def _hover_texts(curve: pd.DataFrame) -> dict[str, list[str]]:
+    """The curve's x, value and goodness in the one number format, each distinct number formatted
+    once (the x values repeat for every measure; both figures show x and the value)."""
+    out = {}
+    for col in ("x", "value", "goodness"):
+        values = curve[col].tolist()
+        shown = {v: fmt(v) for v in dict.fromkeys(values)} if col == "x" else None
+        out[col] = [shown[v] for v in values] if shown else [fmt(v) for v in values]
+    return out
+
+
+def goodness_sweep_spec(curve: pd.DataFrame, keys: list[str], axis: str,
+                        texts: dict[str, list[str]] | None = None) -> tuple[list[dict], dict]:
+    """(data, layout) of all chosen measures on the registry's goodness scale (1 = best) along the
+    sweep, one line each, without the slider's marker (:func:`goodness_sweep_figure` adds it)."""
+    texts = texts or _hover_texts(curve)
     col = colors(keys)
     data = []
-    groups = {k: g for k, g in curve.groupby("key", sort=False)}
+    rows = {k: idx for k, idx in curve.groupby("key", sort=False).indices.items()}
     for k in keys:
-        g = groups.get(k)
-        if g is None:
+        idx = rows.get(k)
+        if idx is None:
             continue
         m = metrics.MEASURES[k]
         data.append({"type": "scatter", "mode": "lines+markers", "name": escape_label(m.symbol), "legendgroup": k,
-                     "x": g["x"].tolist(), "y": g["goodness"].tolist(), "line": {"color": col[k]},
-                     "marker": {"size": 5},
-                     "customdata": [[fmt(x), fmt(v), fmt(gd)] for x, v, gd in
-                                    zip(g["x"].tolist(), g["value"].tolist(), g["goodness"].tolist())],
+                     "x": curve["x"].iloc[idx].tolist(), "y": curve["goodness"].iloc[idx].tolist(),
+                     "line": {"color": col[k]}, "marker": {"size": 5},
+                     "customdata": [[texts["x"][i], texts["value"][i], texts["goodness"][i]] for i in idx],
                      "hovertemplate": f"<b>%{{fullData.name}}</b><br>{PARAMS[axis].symbol} = %{{customdata[0]}}"
                                       "<br>value %{customdata[1]}<br>goodness %{customdata[2]}<extra></extra>"})
     layout = {
         "height": 380, "margin": {"l": 10, "r": 10, "t": 30, "b": 50},
         "xaxis": {"title": {"text": _axis_title(axis)}, "type": "log" if axis == "n" else "linear"},
         "yaxis": {"title": {"text": "goodness (1 = best)"}, "range": [-0.03, 1.03]},
-        "shapes": [_marker(current_x, "x", "paper")],
         "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0},
         "hovermode": "closest",
     }
-    return figure(data, layout)
+    return data, layout
+
+
+def goodness_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x: float) -> go.Figure:
+    """All chosen measures on the goodness scale along the sweep; the dashed line is the slider's position."""
+    data, layout = goodness_sweep_spec(curve, keys, axis)
+    return _with_marker(data, layout, current_x)
 
 
 def _marker(x: float, xref: str, yref: str) -> dict:
@@ -247,58 +258,84 @@ def _marker(x: float, xref: str, yref: str) -> dict:
             "line": {"color": "#444", "dash": "dash", "width": 1}, "name": "slider"}
 
 
-def raw_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x: float, cols: int = 4) -> go.Figure:
-    """Small multiples, one per measure: its raw value along the sweep on its own y axis
-    (ranges differ by orders of magnitude: Mirkin counts pairs, V lies in [0, 1])."""
+def raw_sweep_spec(curve: pd.DataFrame, keys: list[str], axis: str, cols: int = 4,
+                   texts: dict[str, list[str]] | None = None) -> tuple[list[dict], dict]:
+    """(data, layout) of small multiples, one per measure: its raw value along the sweep on its own
+    y axis (ranges differ by orders of magnitude: Mirkin counts pairs, V lies in [0, 1]); without
+    the slider's markers (:func:`raw_sweep_figure` adds one per panel)."""
+    texts = texts or _hover_texts(curve)
     col = colors(keys)
-    groups = {k: g for k, g in curve.groupby("key", sort=False)}
+    rows = {k: idx for k, idx in curve.groupby("key", sort=False).indices.items()}
     n = len(keys)
     cols = max(1, min(cols, n))
     nrows = math.ceil(n / cols)
     gap_x, gap_y = 0.05, 0.30 / max(nrows, 1)
-    data, shapes, annotations, layout = [], [], [], {}
+    data, annotations, layout = [], [], {}
     for i, k in enumerate(keys):
         m = metrics.MEASURES[k]
         ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "type": "log" if axis == "n" else "linear"}
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}"}
-        g = groups.get(k)
-        if g is not None:
+        idx = rows.get(k)
+        if idx is not None:
             data.append({"type": "scatter", "mode": "lines+markers", "name": escape_label(m.symbol),
-                         "showlegend": False, "x": g["x"].tolist(), "y": g["value"].tolist(), "xaxis": f"x{ax}",
+                         "showlegend": False, "x": curve["x"].iloc[idx].tolist(),
+                         "y": curve["value"].iloc[idx].tolist(), "xaxis": f"x{ax}",
                          "yaxis": f"y{ax}", "line": {"color": col[k]}, "marker": {"size": 4},
-                         "customdata": [[fmt(x), fmt(v)] for x, v in zip(g["x"].tolist(), g["value"].tolist())],
+                         "customdata": [[texts["x"][i], texts["value"][i]] for i in idx],
                          "hovertemplate": f"%{{fullData.name}}<br>{PARAMS[axis].symbol} = %{{customdata[0]}}"
                                           "<br>%{customdata[1]}<extra></extra>"})
         arrow = "↑" if m.higher_is_better else "↓"
         annotations.append({"text": f"<b>{escape_label(m.symbol)}</b> ({arrow} better)", "xref": f"x{ax} domain",
                             "yref": f"y{ax} domain", "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False})
-        shapes.append(_marker(current_x, f"x{ax}", f"y{ax} domain"))
     annotations.append({"text": _axis_title(axis), "xref": "paper", "yref": "paper", "x": 0.5, "y": 0, "yshift": -40,
                         "showarrow": False, "xanchor": "center", "yanchor": "top"})
-    layout.update({"height": int(60 + 200 * nrows), "shapes": shapes, "annotations": annotations,
+    layout.update({"height": int(60 + 200 * nrows), "annotations": annotations,
                    "margin": {"l": 10, "r": 10, "t": 30, "b": 55}, "showlegend": False})
-    return figure(data, layout)
+    return data, layout
+
+
+def raw_sweep_figure(curve: pd.DataFrame, keys: list[str], axis: str, current_x: float, cols: int = 4) -> go.Figure:
+    """The raw values' small multiples; the dashed line in each panel is the slider's position."""
+    data, layout = raw_sweep_spec(curve, keys, axis, cols)
+    return _with_marker(data, layout, current_x)
+
+
+def _with_marker(data: list[dict], layout: dict, current_x: float) -> go.Figure:
+    """The figure of a sweep spec with the slider's dashed line: across the plot, or in every
+    panel of small multiples (panels are the layout's ``xaxis``, ``xaxis2``, … with a domain)."""
+    panels = sorted((a[5:] for a in layout if a.startswith("xaxis") and "domain" in layout[a]),
+                    key=lambda suffix: int(suffix or 1))
+    refs = [(f"x{p}", f"y{p} domain") for p in panels] or [("x", "paper")]
+    return _figure(data, {**layout, "shapes": [_marker(current_x, xr, yr) for xr, yr in refs]})
 
 
 def sweep_charts(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
                  log_base: float, beta: float, current_x: float):
-    """(goodness figure, raw figure, curve, skipped) at the sliders' position, built once per
-    position and per the log base and β the measures see (``tables.settings_for``: β or the
-    unit rebuilds nothing for measures that ignore them). Figures are shared read-only:
-    ``st.plotly_chart`` copies before encoding."""
+    """(goodness figure, raw figure, curve, skipped) at the sliders' position, per the log base
+    and β the measures see (``tables.settings_for``: β or the unit rebuilds nothing for measures
+    that ignore them). The curves and the figures' specs are built once per sweep (the swept
+    slider's own position is not part of it); moving that slider only redraws the markers.
+    Figures are shared read-only: ``st.plotly_chart`` copies before encoding."""
     return _sweep_charts(axis, fixed, keys, integer, *settings_for(keys, log_base, beta), current_x)
+
+
+@st.cache_resource(max_entries=128, show_spinner=False)
+def _sweep_specs(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
+                 log_base: float, beta: float):
+    curve, skipped = dom_sweep(axis, fixed, keys, integer, log_base, beta)
+    texts = _hover_texts(curve)
+    return (goodness_sweep_spec(curve, list(keys), axis, texts), raw_sweep_spec(curve, list(keys), axis, texts=texts),
+            curve, skipped)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _sweep_charts(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
                   log_base: float, beta: float, current_x: float):
-    curve, skipped = dom_sweep(axis, fixed, keys, integer, log_base, beta)
-    return (goodness_sweep_figure(curve, list(keys), axis, current_x),
-            raw_sweep_figure(curve, list(keys), axis, current_x), curve, skipped)
+    good, raw, curve, skipped = _sweep_specs(axis, fixed, keys, integer, log_base, beta)
+    return _with_marker(*good, current_x), _with_marker(*raw, current_x), curve, skipped
 
 
-# ====================================================================== P1–P7 over the grid
 @lru_cache(maxsize=1)
 def table2() -> dict:
     """Rosenberg & Hirschberg's printed Table 2 with provenance and our explanation of the

@@ -26,15 +26,13 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
                 series_order: Sequence | None = None, colors: dict | None = None, dashes: dict | None = None,
                 x_title: str = "", y_title: str = "", vlines: Sequence[tuple[float, str]] = (),
                 log_x: bool = False, cols: int = 3, panel_height: int = 240, y_range=None,
-                markers: bool = True, validate: bool = True) -> go.Figure:
+                markers: bool = True) -> go.Figure:
     """Lines of ``y`` against ``x``, one per value of ``series``, in one panel per value of
     ``panel`` (or a single panel). ``vlines`` are dashed vertical markers (x, label) drawn in
     every panel, e.g. the true number of classes or a slider's position.
 
     Series names and ``vlines`` labels are data (escaped here); ``panel_titles``, ``x_title``
-    and ``y_title`` are the caller's own text and may use Plotly's markup (``<b>``).
-    ``validate=False`` skips Plotly's validation (``charts.figure``) for figures a slider redraws;
-    their pages' tests validate what they send."""
+    and ``y_title`` are the caller's own text and may use Plotly's markup (``<b>``)."""
     panels = [None] if panel is None else list(panel_order if panel_order is not None
                                                  else dict.fromkeys(frame[panel]))
     names = list(series_order if series_order is not None else dict.fromkeys(frame[series]))
@@ -103,4 +101,4 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
                    "margin": {"l": 10, "r": 10, "t": 60, "b": 60 if n > 1 else 40},
                    "legend": {"orientation": "h", "y": 1.0 + 30 / max(height - 120, 1), "yanchor": "bottom",
                               "x": 0}})
-    return figure(data, layout, validate=validate)
+    return figure(data, layout)

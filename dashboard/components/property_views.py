@@ -24,8 +24,8 @@ import streamlit as st
 import metrics
 from metrics import generators, properties, resources
 
-from .charts import fmt
-from .generator_views import DIFF_STYLE, PALETTE, figure
+from .charts import figure, fmt
+from .generator_views import DIFF_STYLE, PALETTE
 from .readout import escape_label, styled
 from .tables import fingerprint, settings_for
 

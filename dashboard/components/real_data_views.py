@@ -250,8 +250,7 @@ def measures_figure(long: pd.DataFrame, keys: list[str], true_k: int, log_x: boo
                        panel_order=keys, series_order=[ALGORITHMS[a] for a in ALGORITHMS],
                        colors={ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()},
                        dashes={ALGORITHMS["random"]: "dot"}, x_title="number of clusters k",
-                       vlines=[(true_k, f" {true_k} classes")], log_x=log_x,
-                       validate=False)
+                       vlines=[(true_k, f" {true_k} classes")], log_x=log_x)
 
 
 def goodness_figure(long: pd.DataFrame, keys: list[str], algorithms: list[str], true_k: int, log_x: bool):
@@ -263,7 +262,7 @@ def goodness_figure(long: pd.DataFrame, keys: list[str], algorithms: list[str], 
                        panel_titles={a: escape_label(t) for a, t in ALGORITHMS.items()},
                        series_order=[names[k] for k in keys], x_title="number of clusters k",
                        y_title="goodness (1 = best)", vlines=[(true_k, f" {true_k} classes")], log_x=log_x,
-                       cols=min(len(algorithms), 3), y_range=[-0.02, 1.02], validate=False)
+                       cols=min(len(algorithms), 3), y_range=[-0.02, 1.02])
 
 
 def cv_figure(frame: pd.DataFrame, cv0: float, true_k: int, log_x: bool):
@@ -276,7 +275,7 @@ def cv_figure(frame: pd.DataFrame, cv0: float, true_k: int, log_x: bool):
                        colors={**{ALGORITHMS[a]: c for a, c in ALGO_COLORS.items()}, "CV_0 (classes)": "#000000"},
                        dashes={"CV_0 (classes)": "dash", ALGORITHMS["random"]: "dot"},
                        x_title="number of clusters k", y_title="CV of the sizes", vlines=[(true_k, "")],
-                       log_x=log_x, panel_height=300, validate=False)
+                       log_x=log_x, panel_height=300)
 
 
 def class_cv(data: Dataset) -> float:

@@ -15,6 +15,7 @@ import json
 import re
 
 import pandas as pd
+import plotly.graph_objects as go
 import pyarrow as pa
 import pytest
 from apptest_utils import chart, decoded, no_trouble, open_app
@@ -292,6 +293,16 @@ def chart_number_problems(key: str, spec: dict, strict: bool = True) -> list[str
             if WHOLE_NUMBER.match(value) and not one_format(value, digits):
                 out.append(f"not in the one format: {value!r} (in {s[:60]!r})")
     return out
+
+
+@pytest.mark.parametrize("state", STATE_IDS)
+def test_every_chart_a_page_sends_is_a_valid_plotly_figure(state):
+    """The dashboard builds its figures without Plotly's validation (``charts.figure``: it costs ~4×
+    the building on every rerun); this is where every property of every spec sent is validated."""
+    for spec in specs(page(state)).values():   # (some states draw no chart: Home, the gallery)
+        go.Figure(spec)                        # raises ValueError on any invalid property or value
+    with pytest.raises(ValueError):            # … as it does for a property Plotly does not know
+        go.Figure({"data": [{"type": "scatter", "colour": "red"}]})
 
 
 @pytest.mark.parametrize("state", STATE_IDS)
