@@ -20,26 +20,24 @@ st.query_params["step"] = str(n)
 step = ls.STEPS[n - 1]
 
 
+def _step_button(link, label: str, icon: str, end_note: str) -> None:
+    """One of Back/Next: the link to its step, or, past an end, the same button disabled."""
+    if link is None:
+        st.page_link(ls.PAGE, label=label, icon=icon, disabled=True, help=end_note)
+    else:
+        st.page_link(link.page, label=link.label, icon=icon, query_params=link.params, help=link.help)
+
+
 def navigation() -> None:
     """Back and Next as links (each names its step in the URL); disabled at the ends."""
     back, ahead = ls.neighbours(n, settings)
     c1, c2, c3 = st.columns(3, vertical_alignment="center")
     with c1:
-        if back is None:
-            st.page_link(ls.PAGE, label="Back", icon=":material/arrow_back:", disabled=True,
-                         help="This is the first step.")
-        else:
-            st.page_link(back.page, label=back.label, icon=":material/arrow_back:", query_params=back.params,
-                         help=back.help)
+        _step_button(back, "Back", ":material/arrow_back:", "This is the first step.")
     with c2:
         st.markdown(f"**Step {n} of {len(ls.STEPS)}**", width="stretch", text_alignment="center")
     with c3:
-        if ahead is None:
-            st.page_link(ls.PAGE, label="Next", icon=":material/arrow_forward:", disabled=True,
-                         help="This is the last step.")
-        else:
-            st.page_link(ahead.page, label=ahead.label, icon=":material/arrow_forward:", query_params=ahead.params,
-                         help=ahead.help)
+        _step_button(ahead, "Next", ":material/arrow_forward:", "This is the last step.")
 
 
 st.title("Lesson: why clustering measures disagree")
