@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -76,7 +76,7 @@ import pandas as pd
 from scipy import sparse
 
 from . import random_models as rm
-from .batch import evaluate_batch
+from .batch import TableBatch, evaluate_batch
 from .contingency import Contingency
 from .expected import emi_out_of_budget
 from .information import expected_mi
@@ -398,12 +398,17 @@ class RandomTables:
     draws in the order they were drawn: dense batches stored in the smallest unsigned integer
     type that holds ``n`` (with the type they are scored in) or lists of Contingency tables.
     Read-only: share it, do not change it.
+
+    Scoring keeps, per chunk, the β-free parts of the measures that use β (the registry's
+    ``beta_parts``: V_β's h and c, two numbers per draw), so that scoring again for another β
+    only combines them: a β slider rescores a thousand draws in microseconds.
     """
 
     table: Contingency
     model: str
     samples: int
     chunks: tuple
+    _beta_parts: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nbytes(self) -> int:
@@ -442,16 +447,57 @@ def score_tables(tables: RandomTables, measures: Iterable[str] | str | None = No
     :func:`null_distribution` — identical values for the same table, model, samples and seed."""
     if not isinstance(tables, RandomTables):
         raise ValueError("tables must be the random tables of draw_tables (or sweep_tables)")
+    keys, columns = _score_columns(tables, measures, log_base, beta, progress)
+    return pd.DataFrame(columns, index=pd.RangeIndex(tables.samples, name="draw"), columns=keys)
+
+
+def _score_columns(tables: RandomTables, measures, log_base: float, beta: float,
+                   progress: Progress | None) -> tuple[list[str], dict[str, np.ndarray]]:
+    """(keys, {key: one value per draw}) of :func:`score_tables`. V_β and the like come from the
+    β-free parts kept per chunk (computed on first need); every other measure from the draws."""
     t = _check(tables.table, tables.model, log_base, beta)
     keys = [m.key for m in _measures(t, measures)]
-    frames, done = [], 0
-    for chunk in tables.chunks:
-        draws = _unstored(chunk)
-        frames.append(_evaluate_draws(draws, keys, log_base, beta))
-        done += len(draws)
+    by_parts = [k for k in keys if MEASURES[k].beta_parts is not None]
+    others = [k for k in keys if k not in by_parts]
+    pieces: dict[str, list[np.ndarray]] = {k: [] for k in keys}
+    done = 0
+    for i, chunk in enumerate(tables.chunks):
+        missing = [k for k in by_parts if (i, k) not in tables._beta_parts]
+        draws = _unstored(chunk) if others or missing else None
+        if missing:
+            tables._beta_parts.update(((i, k), p) for k, p in zip(missing, _parts(draws, missing)))
+        if others:
+            frame = _evaluate_draws(draws, others, log_base, beta)
+            for k in others:
+                pieces[k].append(frame[k].to_numpy(dtype=np.float64))
+        for k in by_parts:
+            pieces[k].append(_combine(MEASURES[k], tables._beta_parts[(i, k)], beta))
+        done += len(chunk[0]) if isinstance(chunk, tuple) else len(chunk)
         if progress is not None:
             progress(done, tables.samples)
-    return _draw_frame(frames, keys)
+    return keys, {k: np.concatenate(v) for k, v in pieces.items()}
+
+
+def _parts(draws, keys: list[str]) -> list[tuple[np.ndarray, ...]]:
+    """The β-free parts (``Measure.beta_parts``) of measures ``keys`` for a chunk of draws: one
+    array per part, one value per draw — from one shared TableBatch for a dense chunk, as
+    ``evaluate_batch`` computes them, or table by table, as ``evaluate`` does."""
+    if isinstance(draws, np.ndarray):
+        batch = TableBatch(draws)
+        return [tuple(np.broadcast_to(np.asarray(p, dtype=np.float64), (len(batch),))
+                      for p in MEASURES[k].beta_parts[0](batch)) for k in keys]
+    out = []
+    for k in keys:
+        per_draw = [MEASURES[k].beta_parts[0](d) for d in draws]
+        out.append(tuple(np.array([float(p[j]) for p in per_draw], dtype=np.float64)
+                         for j in range(len(per_draw[0]))))
+    return out
+
+
+def _combine(m, parts: tuple[np.ndarray, ...], beta: float) -> np.ndarray:
+    """``m``'s values from its β-free parts, clipped into its bounds as every evaluation clips."""
+    values = np.broadcast_to(np.asarray(m.beta_parts[1](*parts, beta), dtype=np.float64), parts[0].shape)
+    return np.clip(values, *m.bounds)
 
 
 # --------------------------------------------------------------------------- expectations
@@ -602,8 +648,11 @@ def summarize(t, draws: pd.DataFrame, model: str = "perm", log_base: float = mat
         rows.append({"observed": obs, "expected": e, "exact": exact is not None, "stderr": stderr, "std": std,
                      "z": z, "percentile": percentile, "p_value": (1 + as_good) / (1 + x.size),
                      "adjusted": _adjust(obs, e, best_value(key))})
-    out = pd.DataFrame(rows, index=pd.Index(keys, name="measure"), columns=list(PROFILE_COLUMNS))
-    return out.astype({"exact": bool})
+    # Built column by column, in their final types (float64, and bool for ``exact``): pandas'
+    # record-wise construction and astype cost ~5 ms a call, and the Chance page calls this per k.
+    columns = {c: np.array([r[c] for r in rows], dtype=bool if c == "exact" else np.float64)
+               for c in PROFILE_COLUMNS}
+    return pd.DataFrame(columns, index=pd.Index(keys, name="measure"), columns=list(PROFILE_COLUMNS))
 
 
 def profile(t, measures: Iterable[str] | str | None = None, model: str = "perm", samples: int = DEFAULT_SAMPLES,
@@ -729,6 +778,9 @@ def score_sweep(tables: Sequence[tuple[int, RandomTables]], measures: Iterable[s
             if progress is not None:
                 progress(offset + done, total)
 
-        frames.append(_sweep_rows(int(k), score_tables(r, measures, log_base, beta, step)))
+        keys, columns = _score_columns(r, measures, log_base, beta, step)
+        # cluster_sweep's frame (its _sweep_rows), built in one go: k, draw, then the measures.
+        frames.append(pd.DataFrame({"k": np.full(r.samples, int(k), dtype=np.int64),
+                                    "draw": np.arange(r.samples), **columns}, columns=["k", "draw", *keys]))
         offset += r.samples
     return pd.concat(frames, ignore_index=True)

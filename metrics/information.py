@@ -68,11 +68,17 @@ def completeness(t, *, log_base, beta):
           bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, §2",
           formula=r"V_\beta = \frac{(1+\beta)\,h\,c}{\beta h + c}",
           description="Weighted harmonic mean of homogeneity and completeness (β > 1 favours completeness).",
-          symmetric=True, sklearn="v_measure_score", uses_beta=True)
+          symmetric=True, sklearn="v_measure_score", uses_beta=True,
+          beta_parts=(homogeneity_completeness, _v_beta))
 def v_measure(t, *, log_base, beta):
     # Symmetric only for β = 1; the registry flag describes the default.
     h, c = homogeneity_completeness(t)
     return _v_beta(h, c, beta)
+
+
+def _joint_h_c(t: TableStats):
+    """(h, c) normalised by the joint entropy (Utt et al. 2014): 1 − H(C|K)/H(C,K), 1 − H(K|C)/H(C,K)."""
+    return 1.0 - div(t.h_c_given_k, t.h_ck, 0.0), 1.0 - div(t.h_k_given_c, t.h_ck, 0.0)
 
 
 @register("fuzzy_v_joint", name="V-measure, joint-entropy normalisation", symbol="V_β^joint",
@@ -81,7 +87,7 @@ def v_measure(t, *, log_base, beta):
           formula=r"h = 1 - \frac{H(C\mid K)}{H(C,K)},\ c = 1 - \frac{H(K\mid C)}{H(C,K)}",
           description="V with homogeneity and completeness normalised by the joint entropy, "
                       "as Utt et al. write it (their printed numbers use Rosenberg & Hirschberg's).",
-          symmetric=True, uses_beta=True)
+          symmetric=True, uses_beta=True, beta_parts=(_joint_h_c, _v_beta))
 def fuzzy_v_joint(t, *, log_base, beta):
     """V_β with h = 1 − H(C|K)/H(C,K) and c = 1 − H(K|C)/H(C,K) (1 when H(C,K) = 0).
 
@@ -98,8 +104,7 @@ def fuzzy_v_joint(t, *, log_base, beta):
     other countings tried). Swapping the roles only swaps h and c, so V_1 does not
     depend on the orientation.
     """
-    h = 1.0 - div(t.h_c_given_k, t.h_ck, 0.0)
-    c = 1.0 - div(t.h_k_given_c, t.h_ck, 0.0)
+    h, c = _joint_h_c(t)
     return _v_beta(h, c, beta)  # H(C,K) = 0 gives h = c = 1, hence 1.
 
 

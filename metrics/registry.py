@@ -34,6 +34,10 @@ class Measure:
     unbounded); ``uses_log_base`` marks values that change with the unit of
     information (nats, bits); ``uses_beta`` marks values that change with β (V_β:
     every other measure ignores ``beta``, so a cache may reuse its value across β);
+    a measure that uses β declares ``beta_parts``, ``(parts, combine)``: ``parts(t)``, the
+    quantities its value takes from the table, which do not depend on β (V_β: h and c), and
+    ``combine(*parts, beta)``, its value from them — exactly ``func``'s arithmetic, so scoring many
+    tables again for another β (``metrics.chance.score_tables``) needs only ``combine``;
     ``symmetric`` says whether swapping classes and
     clusters leaves the value unchanged; ``n_invariant`` whether multiplying every
     cell by λ does.
@@ -58,6 +62,7 @@ class Measure:
     goodness_range: tuple[float, float] | None = None
     limit: Callable | None = field(default=None, repr=False, compare=False)
     uses_beta: bool = False
+    beta_parts: tuple[Callable, Callable] | None = field(default=None, repr=False, compare=False)
 
     def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
         if not isinstance(t, Contingency):
@@ -150,7 +155,7 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
              sklearn: str | None = None, vectorized: bool = True, domain: str = "any",
              goodness_range: tuple[float, float] | None = None, limit: Callable | None = None,
-             uses_beta: bool = False):
+             uses_beta: bool = False, beta_parts: tuple[Callable, Callable] | None = None):
     """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
 
     ``func`` reads the shared quantities of ``t`` — a Contingency or, when
@@ -162,13 +167,15 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
         raise ValueError(f"unknown family {family!r}")
     if direction not in ("higher", "lower"):
         raise ValueError(f"direction must be 'higher' or 'lower', got {direction!r}")
+    if beta_parts is not None and not uses_beta:
+        raise ValueError(f"{key}: beta_parts are for measures that use β (uses_beta=True)")
 
     def deco(func):
         if key in MEASURES:
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
                                 description, func, uses_log_base, symmetric, n_invariant, sklearn,
-                                vectorized, domain, goodness_range, limit, uses_beta)
+                                vectorized, domain, goodness_range, limit, uses_beta, beta_parts)
         return func
 
     return deco

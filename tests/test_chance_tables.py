@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import metrics
 from metrics import chance
+from metrics.batch import TableBatch
 
 TABLE = metrics.Contingency.from_table(np.array([[5, 1, 0, 2], [2, 7, 3, 0], [0, 1, 4, 6]]))
 
@@ -90,3 +91,34 @@ def test_progress_counts_the_scored_draws():
 def test_bad_input_is_named(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+def test_another_beta_rescores_the_kept_parts_without_reading_a_table(monkeypatch):
+    """V_β's h and c are kept per chunk when first scored (the registry's ``beta_parts``); another β
+    only combines them — no table is read again — and gives what a fresh draw gives at that β."""
+    singletons = metrics.Contingency.from_labels(np.arange(600), np.arange(600))  # list chunks (600² cells)
+    for table, model in ((TABLE, "num"), (TABLE, "perm"), (singletons, "perm")):
+        tables = chance.draw_tables(table, model, 40, 9)
+        chance.score_tables(tables, ["v_measure", "fuzzy_v_joint"], beta=1.0)
+        with monkeypatch.context() as m:
+            m.setattr(chance, "_unstored", lambda chunk: pytest.fail("a table was read again"))
+            got = chance.score_tables(tables, ["v_measure", "fuzzy_v_joint"], beta=2.5)
+        want = chance.null_distribution(table, ["v_measure", "fuzzy_v_joint"], model, 40, 9, beta=2.5)
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_every_measure_that_uses_beta_declares_parts_that_give_its_value_to_the_last_bit():
+    rng = np.random.default_rng(4)
+    batch = [rng.integers(0, 6, size=(3, 4)) for _ in range(30)] + [np.array([[5, 0], [0, 0]]), np.array([[3]])]
+    for m in metrics.MEASURES.values():
+        if not m.uses_beta:
+            assert m.beta_parts is None
+            continue
+        parts, combine = m.beta_parts
+        for beta in (0.3, 1.0, 4.0):
+            for cells in batch:
+                t = metrics.Contingency.from_table(cells)
+                assert min(max(float(combine(*parts(t), beta)), 0.0), 1.0) == m(t, beta=beta), (m.key, cells)
+            whole = metrics.evaluate_batch(batch, [m.key], beta=beta)[m.key].to_numpy()
+            values = np.clip(np.asarray(combine(*parts(TableBatch(batch)), beta), dtype=np.float64), *m.bounds)
+            np.testing.assert_array_equal(values, whole)

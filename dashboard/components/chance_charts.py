@@ -125,8 +125,15 @@ def sweep_figure(summary: pd.DataFrame, keys: list[str], *, n_classes: int, larg
     """One panel per measure of ``keys``: the mean of the random labelings against k (line), the
     band of :data:`BAND` quantiles, the exact expectation where one exists (×), and a dashed
     line at k = the number of classes. ``summary`` is ``chance_views.sweep_summary``'s."""
-    keys = [k for k in keys if k in set(summary["key"])]
-    groups = {k: g.sort_values("k") for k, g in summary[summary["key"].isin(keys)].groupby("key", sort=False)}
+    # Each measure's rows as arrays (by k): pandas selections per panel cost more than the panel.
+    arrays = {c: summary[c].to_numpy() for c in ("key", "k", "mean", "low", "high", "expected", "exact")}
+    present = set(arrays["key"].tolist())
+    keys = [k for k in keys if k in present]
+    groups = {}
+    for key in keys:
+        rows = np.flatnonzero(arrays["key"] == key)
+        rows = rows[np.argsort(arrays["k"][rows], kind="stable")]
+        groups[key] = {c: v[rows] for c, v in arrays.items()}
     n = len(keys)
     cols = max(1, min(cols, n))
     nrows = max(1, math.ceil(n / cols))
@@ -138,25 +145,25 @@ def sweep_figure(summary: pd.DataFrame, keys: list[str], *, n_classes: int, larg
         m, g = metrics.MEASURES[key], groups[key]
         ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         first = i == 0
-        data.append(_band_trace(g["k"], g["low"], g["high"], ax, f"{band_text()} of the random labelings",
-                                BAND_FILL, first, "band"))
+        data.append(_band_trace(g["k"].tolist(), g["low"].tolist(), g["high"].tolist(), ax,
+                                f"{band_text()} of the random labelings", BAND_FILL, first, "band"))
         data.append(_mean_trace(g, m, ax, "mean of the random labelings", MEAN_COLOR, first, "mean"))
-        exact = g[g["exact"]]
-        if len(exact):
-            data.append({"type": "scatter", "mode": "markers", "x": exact["k"].tolist(),
-                         "y": _plain(exact["expected"]), "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+        exact = g["exact"].astype(bool)
+        if exact.any():
+            data.append({"type": "scatter", "mode": "markers", "x": g["k"][exact].tolist(),
+                         "y": _plain(g["expected"][exact]), "xaxis": f"x{ax}", "yaxis": f"y{ax}",
                          "marker": {"symbol": "x-thin", "size": 11, "line": {"width": 2, "color": EXACT_COLOR},
                                     "color": EXACT_COLOR},
                          "name": "exact expectation", "legendgroup": "exact", "showlegend": not exact_in_legend,
                          "hoverinfo": "skip"})
             exact_in_legend = True
         bottom = i + cols >= n
-        layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "range": [0, max(g["k"]) + 3],
+        layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "range": [0, int(g["k"].max()) + 3],
                                 "title": {"text": "number of clusters k", "font": font} if bottom else None,
                                 "tickfont": tick}
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}", "tickfont": tick, "zeroline": True,
                                 "zerolinecolor": "#999",
-                                "range": y_range(m, list(g["low"]) + list(g["high"]) + list(g["expected"]))}
+                                "range": y_range(m, g["low"].tolist() + g["high"].tolist() + g["expected"].tolist())}
         annotations.append({"text": f"<b>{escape_label(m.symbol)}</b> — {arrow(m)}", "xref": f"x{ax} domain",
                             "yref": f"y{ax} domain", "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False,
                             "font": note})

@@ -139,15 +139,18 @@ def summarize_sweep(draws: pd.DataFrame, n: int, n_classes: int, model: str, log
     rows = []
     keys = [c for c in draws.columns if c not in ("k", "draw")]
     classes = np.arange(n) % n_classes   # class i has n // R (+1 for the first n % R) items
-    for k, group in draws.groupby("k", sort=True):
+    ks = draws["k"].to_numpy()
+    values = draws[keys].to_numpy(dtype=np.float64)
+    for k in np.unique(ks).tolist():
+        at = ks == k
         t = metrics.Contingency.from_labels(classes, np.arange(n) % int(k))
-        expected = chance.summarize(t, group[keys].reset_index(drop=True), model, log_base, beta)
-        for key in keys:
-            x = group[key].to_numpy(dtype=np.float64)
+        expected = chance.summarize(t, pd.DataFrame(values[at], columns=keys), model, log_base, beta)
+        e, exact, stderr = (expected[c].tolist() for c in ("expected", "exact", "stderr"))
+        for j, key in enumerate(keys):
+            x = values[at, j]
             lo, hi = band(x)
-            e = expected.loc[key]
             rows.append({"k": int(k), "key": key, "mean": float(x.mean()), "low": lo, "high": hi,
-                         "expected": float(e["expected"]), "exact": bool(e["exact"]), "stderr": float(e["stderr"])})
+                         "expected": float(e[j]), "exact": bool(exact[j]), "stderr": float(stderr[j])})
     return pd.DataFrame(rows)
 
 
@@ -256,18 +259,50 @@ def spread_frame(draws: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={metrics.Contingency: cells_key})
-def table_null(t: metrics.Contingency, model: str, samples: int, seed: int, log_base: float = math.e,
-               beta: float = 1.0) -> NullResult:
-    """``chance.null_distribution`` of every applicable measure of ``t`` under ``model`` and its
-    ``chance.summarize``; cached across sessions on the table's cells and the parameters."""
-    bar, step = _progress(f"Drawing random labelings ({model}):")
+@st.cache_resource(max_entries=16, show_spinner=False, hash_funcs={metrics.Contingency: cells_key})
+def table_draws(t: metrics.Contingency, model: str, samples: int, seed: int) -> chance.RandomTables:
+    """``chance.draw_tables(t, model, samples, seed)``: a table's random labelings, drawn once per
+    server and shared read-only, so that another unit or β scores them without drawing them again
+    (and V_β, from the h and c they keep, without reading them again)."""
+    return chance.draw_tables(t, model, samples, seed)
+
+
+def _null_part(t: metrics.Contingency, model: str, samples: int, seed: int, keys: list[str], log_base: float,
+               beta: float) -> NullResult:
+    bar, step = _progress(f"Scoring random labelings ({model}):")
     try:
-        draws = chance.null_distribution(t, None, model, samples, seed, log_base, beta, progress=step)
+        draws = chance.score_tables(table_draws(t, model, samples, seed), keys, log_base, beta, progress=step)
         profile = chance.summarize(t, draws, model, log_base, beta)
     finally:
         bar.empty()
     return NullResult(draws, profile, spread_frame(draws))
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={metrics.Contingency: cells_key})
+def _null_without_beta(t: metrics.Contingency, model: str, samples: int, seed: int,
+                       log_base: float) -> NullResult:
+    """:func:`table_null` of the measures that ignore β (AMI among them: the costly ones), once per unit."""
+    keys = [k for k, m in metrics.MEASURES.items() if m.applies_to(t) and not m.uses_beta]
+    return _null_part(t, model, samples, seed, keys, log_base, 1.0)
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={metrics.Contingency: cells_key})
+def table_null(t: metrics.Contingency, model: str, samples: int, seed: int, log_base: float = math.e,
+               beta: float = 1.0) -> NullResult:
+    """``chance.null_distribution`` of every applicable measure of ``t`` under ``model`` and its
+    ``chance.summarize`` (the same values: ``chance.score_tables`` of ``chance.draw_tables``),
+    cached across sessions on the table's cells and the parameters. The draws are drawn once
+    (:func:`table_draws`) and the measures that ignore β scored once per unit; a new β scores
+    V_β's columns only."""
+    keys = [k for k, m in metrics.MEASURES.items() if m.applies_to(t)]
+    parts = [_null_without_beta(t, model, samples, seed, log_base)]
+    with_beta = [k for k in keys if metrics.MEASURES[k].uses_beta]
+    if with_beta:
+        parts.append(_null_part(t, model, samples, seed, with_beta, log_base, beta))
+    draws = pd.concat([p.draws for p in parts], axis=1)[keys]
+    profile = pd.concat([p.profile for p in parts]).loc[keys]
+    spread = pd.concat([p.spread for p in parts]).loc[keys]
+    return NullResult(draws, profile, spread)
 
 
 def table_problem(t: metrics.Contingency, model: str, samples: int, what: str = "this table") -> str | None:

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+import metrics
 from dashboard.components import chance_views as cv
 from dashboard.components import real_data_views as rd
 from metrics import chance
@@ -32,6 +33,24 @@ def test_sweep_summary_is_the_summary_of_a_fresh_sweep(n, n_classes, model, samp
     other = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta + 1.0)
     v = other["key"].isin(["v_measure", "fuzzy_v_joint"])
     pd.testing.assert_frame_equal(other[~v].reset_index(drop=True), got[~v].reset_index(drop=True), check_exact=True)
+
+
+@pytest.mark.parametrize("model", ["perm", "num1"])
+def test_table_null_is_the_library_s_null_distribution_and_another_beta_draws_nothing(model, monkeypatch):
+    t = metrics.Contingency.from_table(np.array([[5, 1, 0, 2], [2, 7, 3, 0], [0, 1, 4, 6]]))
+    cv.table_null(t, model, 120, 5, math.e, 1.0)
+    # Drawn and scored once: another β draws nothing and scores only V_β (from its kept h and c).
+    monkeypatch.setattr(chance, "draw_tables", lambda *a, **k: pytest.fail("drew again"))
+    monkeypatch.setattr(chance, "_unstored", lambda chunk: pytest.fail("read a table again"))
+    for log_base, beta in ((math.e, 2.5), (math.e, 0.3), (math.e, 1.0)):
+        got = cv.table_null(t, model, 120, 5, log_base, beta)
+        monkeypatch.undo()
+        draws = chance.null_distribution(t, None, model, 120, 5, log_base, beta)
+        pd.testing.assert_frame_equal(got.draws, draws, check_exact=True)
+        pd.testing.assert_frame_equal(got.profile, chance.summarize(t, draws, model, log_base, beta), check_exact=True)
+        pd.testing.assert_frame_equal(got.spread, cv.spread_frame(draws), check_exact=True)
+        monkeypatch.setattr(chance, "draw_tables", lambda *a, **k: pytest.fail("drew again"))
+        monkeypatch.setattr(chance, "_unstored", lambda chunk: pytest.fail("read a table again"))
 
 
 def test_clusterings_are_shared_read_only_and_match_a_fresh_run():
