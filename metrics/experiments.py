@@ -42,9 +42,10 @@ References
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -56,7 +57,7 @@ from .registry import MEASURES, resolve
 
 __all__ = [
     "SCHEMES", "VARIANTS", "ambiguity_profile", "ambiguous_gold", "soft_clusterings", "with_noise",
-    "fuzzy_tables", "fuzzy_scores", "experiment1_size", "experiment1", "summarize", "experiment2_size", "experiment2",
+    "fuzzy_tables", "fuzzy_scores", "experiment1_size", "experiment1_runs", "experiment1", "summarize", "experiment2_size", "experiment2",
     "experiment3", "experiment3_setup", "experiment3_row", "default_sizes", "softness", "closest_step", "ambiguity_sweep",
     "cluster_count_sweep", "best_k",
 ]
@@ -214,19 +215,40 @@ def experiment1_size(size: int, repeats: int = 20, seed: int = 0, measure: str =
     return _fuzzy_runs(size, repeats, seed, measure, n_classes, lambda gold, rng: gold)
 
 
+RUN_COLUMNS = ["size", "repeat", "fuzzy", "count"]
+
+
 def _fuzzy_runs(size, repeats, seed, measure, n_classes, clustering: Callable) -> pd.DataFrame:
     """Experiments 1 and 2 at one data size: ``repeats`` random ambiguous gold standards,
     each scored fuzzy and counted against ``clustering(gold, rng)``."""
-    size = _int(size, "size", 2)
+    rows = _fuzzy_rows(size, seed, measure, n_classes, clustering)  # (checks size and measure first)
     repeats = _int(repeats, "repeats", 1)
+    return pd.DataFrame([next(rows) for _ in range(repeats)], columns=RUN_COLUMNS)
+
+
+def _fuzzy_rows(size, seed, measure, n_classes, clustering: Callable) -> Iterator[dict]:
+    """The runs of :func:`_fuzzy_runs` one at a time, without end. One random stream per size:
+    run r is the same whatever the number of runs asked for, so a caller holding this iterator
+    adds runs without computing the earlier ones again."""
+    size = _int(size, "size", 2)
     _check_measure(measure)
     rng = np.random.default_rng([_seed(seed), size])
-    rows = []
-    for r in range(repeats):
-        gold = ambiguous_gold(size, n_classes=n_classes, seed=rng)
-        scores = fuzzy_scores(gold, clustering(gold, rng), measure, dissimilarity=False)
-        rows.append({"size": size, "repeat": r, "fuzzy": scores["fuzzy"], "count": scores["count"]})
-    return pd.DataFrame(rows, columns=["size", "repeat", "fuzzy", "count"])
+
+    def runs() -> Iterator[dict]:
+        for r in itertools.count():
+            gold = ambiguous_gold(size, n_classes=n_classes, seed=rng)
+            scores = fuzzy_scores(gold, clustering(gold, rng), measure, dissimilarity=False)
+            yield {"size": size, "repeat": r, "fuzzy": scores["fuzzy"], "count": scores["count"]}
+
+    return runs()
+
+
+def experiment1_runs(size: int, seed: int = 0, measure: str = "v_measure", *,
+                     n_classes: int | None = None) -> Iterator[dict]:
+    """The rows of :func:`experiment1_size` one run at a time, without end: the first
+    ``repeats`` are its rows for any ``repeats`` (one random stream per size), so a caller can
+    add gold standards to a size without computing the earlier ones again."""
+    return _fuzzy_rows(size, seed, measure, n_classes, lambda gold, rng: gold)
 
 
 def _run(parts: Iterable, total: int, progress: Progress, work: Callable) -> list:

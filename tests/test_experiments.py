@@ -157,3 +157,16 @@ def test_best_k_follows_each_measures_direction():
 def test_default_sizes():
     sizes = E.default_sizes(128, 8)
     assert sizes[0] == 2 and sizes[-1] == 128 and sizes == sorted(set(sizes))
+
+
+def test_experiment1_runs_are_the_rows_of_experiment1_size_for_any_number_of_repeats():
+    """One random stream per size: run r does not depend on how many runs are asked for, so the
+    dashboard extends a size by one gold standard at the cost of one run."""
+    runs = E.experiment1_runs(24, seed=3)
+    first = pd.DataFrame([next(runs) for _ in range(7)], columns=E.RUN_COLUMNS)
+    for repeats in (1, 4, 7):
+        pd.testing.assert_frame_equal(first.iloc[:repeats], E.experiment1_size(24, repeats, 3), check_exact=True)
+    with pytest.raises(ValueError, match="size"):
+        E.experiment1_runs(1)
+    with pytest.raises(KeyError, match="nope"):          # checked when asked, not at the first run
+        E.experiment1_runs(24, measure="nope")

@@ -10,6 +10,7 @@ computed. A rerun with settings seen before computes nothing.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -272,9 +273,30 @@ def ambiguity_chart(n: int, scheme: str, n_classes: int, softness: float, noise:
 
 
 # ---------------------------------------------------------------------- the experiments
+class _Runs:
+    """Experiment 1's runs at one size computed so far, extended on demand: one more gold
+    standard per size costs one run, not all of them again (``experiments.experiment1_runs``)."""
+
+    def __init__(self, size: int, seed: int):
+        self._next, self._rows, self._lock = experiments.experiment1_runs(size, seed), [], threading.Lock()
+
+    def first(self, repeats: int) -> list[dict]:
+        with self._lock:  # sessions share it; one extends at a time
+            while len(self._rows) < repeats:
+                self._rows.append(next(self._next))
+            return self._rows[:repeats]
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def _experiment1_runs(size: int, seed: int) -> _Runs:
+    return _Runs(size, seed)
+
+
 @st.cache_data(max_entries=512, show_spinner=False)
 def experiment1_size(size: int, repeats: int, seed: int) -> pd.DataFrame:
-    return experiments.experiment1_size(size, repeats, seed)
+    """``experiments.experiment1_size(size, repeats, seed)``, the same frame, from the runs of
+    this size already computed for any number of repeats plus the new ones."""
+    return pd.DataFrame(_experiment1_runs(size, seed).first(repeats), columns=experiments.RUN_COLUMNS)
 
 
 @st.cache_data(max_entries=2048, show_spinner=False)

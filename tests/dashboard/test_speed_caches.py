@@ -53,6 +53,22 @@ def test_table_null_is_the_library_s_null_distribution_and_another_beta_draws_no
         monkeypatch.setattr(chance, "_unstored", lambda chunk: pytest.fail("read a table again"))
 
 
+def test_experiment1_adds_gold_standards_without_computing_the_earlier_ones(monkeypatch):
+    from metrics import experiments
+    from dashboard.components import fuzzy_views as fz
+
+    fz._experiment1_runs.clear()
+    fz.experiment1_size.clear()
+    calls = []
+    scores = experiments.fuzzy_scores
+    monkeypatch.setattr(experiments, "fuzzy_scores", lambda *a, **k: calls.append(1) or scores(*a, **k))
+    for repeats, new in ((3, 3), (5, 2), (2, 0), (6, 1)):      # more runs cost only the new ones
+        calls.clear()
+        got = fz.experiment1_size(31, repeats, 8)
+        assert len(calls) == new, (repeats, len(calls))
+        pd.testing.assert_frame_equal(got, experiments.experiment1_size(31, repeats, 8), check_exact=True)
+
+
 def test_clusterings_are_shared_read_only_and_match_a_fresh_run():
     from scipy.cluster.hierarchy import cut_tree, linkage
     from sklearn.cluster import KMeans
