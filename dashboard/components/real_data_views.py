@@ -143,7 +143,11 @@ def _clusterings(key: str, algorithm: str, standardize: bool, seed: int) -> dict
 def cluster_labels(key: str, algorithm: str, k: int, standardize: bool, seed: int) -> np.ndarray:
     """Labels of one clustering into ``k`` clusters (seeded; Ward needs no seed), computed once
     per server and shared read-only."""
-    store = _clusterings(key, algorithm, standardize, seed)
+    return _stored_labels(_clusterings(key, algorithm, standardize, seed), key, algorithm, k, standardize, seed)
+
+
+def _stored_labels(store: dict[int, np.ndarray], key: str, algorithm: str, k: int, standardize: bool,
+                   seed: int) -> np.ndarray:
     labels = store.get(k)
     if labels is None:
         labels = np.asarray(_cluster(key, algorithm, k, standardize, seed))
@@ -161,10 +165,11 @@ def run_clusterings(key: str, algorithms: list[str], ks: list[int], standardize:
     if jobs:
         bar = st.progress(0.0, text="Clustering…")
         for i, (a, k) in enumerate(jobs):
-            cluster_labels(key, a, k, standardize, seed)
+            _stored_labels(stores[a], key, a, k, standardize, seed)
             bar.progress((i + 1) / len(jobs), text=f"Clustering: {ALGORITHMS[a]}, k = {k} ({i + 1}/{len(jobs)})")
         bar.empty()
-    return {a: {k: cluster_labels(key, a, k, standardize, seed) for k in ks} for a in algorithms}
+    # From the stores in hand: a cache look-up per (algorithm, k) costs more than the rest of a rerun.
+    return {a: {k: _stored_labels(stores[a], key, a, k, standardize, seed) for k in ks} for a in algorithms}
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
