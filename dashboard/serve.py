@@ -52,6 +52,20 @@ def preload() -> list[str]:
     return missing
 
 
+#: Bytes per read and write when the server sends a file (Starlette's default is 64 KiB).
+STATIC_CHUNK = 1 << 20
+
+
+def _static_chunks() -> None:
+    """Send files in 1 MiB chunks. A new visitor's browser fetches the frontend's JavaScript, a few
+    MB, and each chunk costs a hand-off to a worker thread for the read and a socket write: at
+    64 KiB those were about a third of the server CPU that a new session costs
+    (``benchmarks/bench_dashboard.py``'s "new session")."""
+    from starlette.responses import FileResponse
+
+    FileResponse.chunk_size = STATIC_CHUNK
+
+
 def main() -> None:
     preload()
     if sys.argv[1:2] == ["run"] and "--help" not in sys.argv:
@@ -69,6 +83,7 @@ def main() -> None:
     # slider step (benchmarks/bench_dashboard.py's p95), and slower steps on average.
     gc.collect()
     gc.freeze()
+    _static_chunks()
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", *sys.argv[1:]]
