@@ -744,14 +744,16 @@ def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | Non
             if progress is not None:
                 progress(offset + done, total)
 
-        frames.append(_sweep_rows(k, null_distribution(t, measures, model, samples, rng, log_base, beta, step)))
+        draws = null_distribution(t, measures, model, samples, rng, log_base, beta, step)
+        frames.append(_sweep_rows(k, {c: draws[c].to_numpy() for c in draws.columns}, list(draws.columns), len(draws)))
     return pd.concat(frames, ignore_index=True)
 
 
-def _sweep_rows(k: int, draws: pd.DataFrame) -> pd.DataFrame:
-    draws.insert(0, "draw", np.arange(len(draws)))
-    draws.insert(0, "k", k)
-    return draws
+def _sweep_rows(k: int, columns: dict[str, np.ndarray], keys: list[str], size: int) -> pd.DataFrame:
+    """One k's rows of the sweep's frame: k, draw, then the measures' values (built in one go:
+    pandas' column inserts cost more than the values of a β step)."""
+    return pd.DataFrame({"k": np.full(size, int(k), dtype=np.int64), "draw": np.arange(size), **columns},
+                        columns=["k", "draw", *keys])
 
 
 def sweep_tables(n: int, ks: Iterable[int], model: str = "num1", n_classes: int = 10, class_sizes=None,
@@ -779,8 +781,6 @@ def score_sweep(tables: Sequence[tuple[int, RandomTables]], measures: Iterable[s
                 progress(offset + done, total)
 
         keys, columns = _score_columns(r, measures, log_base, beta, step)
-        # cluster_sweep's frame (its _sweep_rows), built in one go: k, draw, then the measures.
-        frames.append(pd.DataFrame({"k": np.full(r.samples, int(k), dtype=np.int64),
-                                    "draw": np.arange(r.samples), **columns}, columns=["k", "draw", *keys]))
+        frames.append(_sweep_rows(k, columns, keys, r.samples))
         offset += r.samples
     return pd.concat(frames, ignore_index=True)
