@@ -151,30 +151,18 @@ class TableBatch(TableStats):
     def max_cluster_size(self) -> np.ndarray:
         return self.col_sums.max(axis=1)
 
-    # Cell-level helpers: per-cell arrays have shape (B, R, C).
-    @property
-    def cell_values(self) -> np.ndarray:
-        return self.tables
+    # Cell-level work (see Contingency.cell_sums): one (B, R, C) block.
+    def cell_sums(self, per_cell) -> tuple[np.ndarray, ...]:
+        n, a, b = self.tables, self.row_sums[:, :, None], self.col_sums[:, None, :]
+        return tuple(np.asarray(x).sum(axis=(1, 2)) for x in per_cell(n, a, b))
 
-    @property
-    def cell_class_sizes(self) -> np.ndarray:
-        return self.row_sums[:, :, None]
-
-    @property
-    def cell_cluster_sizes(self) -> np.ndarray:
-        return self.col_sums[:, None, :]
-
-    @staticmethod
-    def row_max(cell_array: np.ndarray) -> np.ndarray:
-        return np.broadcast_to(cell_array, cell_array.shape).max(axis=2)
+    def row_max_of(self, per_cell) -> np.ndarray:
+        n, a, b = self.tables, self.row_sums[:, :, None], self.col_sums[:, None, :]
+        return np.broadcast_to(per_cell(n, a, b), n.shape).max(axis=2)
 
     @staticmethod
     def row_total(row_array: np.ndarray) -> np.ndarray:
         return row_array.sum(axis=-1)
-
-    @staticmethod
-    def cell_total(cell_array: np.ndarray) -> np.ndarray:
-        return cell_array.sum(axis=(1, 2))
 
 
 def evaluate_batch(tables, measures=None, *, log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:

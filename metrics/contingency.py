@@ -39,6 +39,8 @@ __all__ = ["Contingency", "pair_counts"]
 _MAX_TOTAL = float(2**62)
 # Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
 _INT64_SAFE_TOTAL = 1 << 31
+# Cells per block when a measure walks a grid table's cells (512 KiB of float64).
+_BLOCK_CELLS = 1 << 16
 
 
 def _as_1d_labels(labels, name: str):
@@ -188,7 +190,7 @@ class TableStats:
 
     Subclasses provide n, row_sums, col_sums, h_c, h_k, h_ck, mi, pair_sums,
     row_max_sum, col_max_sum, n_classes, n_clusters and the cell-level helpers
-    (cell_values, cell_class_sizes, cell_cluster_sizes, row_max, row_total, cell_total).
+    (cell_sums, row_max_of, row_total).
     """
 
     def memo(self, key: str, compute):
@@ -711,38 +713,49 @@ class Contingency(TableStats):
     def max_cluster_size(self):
         return self.col_sums.max().item() if self.col_sums.size else 0
 
-    # Cell-level helpers: per-cell arrays are aligned with ``values`` — or, for a grid
-    # table, they are (broadcastable to) the grid's shape, as a TableBatch's are: an
-    # empty cell then holds 0, which adds nothing to a per-cell sum or row maximum.
-    @cached_property
-    def cell_values(self) -> np.ndarray:
-        return (self.values if self.grid is None else self.grid).astype(np.float64, copy=False)
+    # Cell-level work: a measure that reads every cell gives a function of (n, a, b) —
+    # the cells' values with their class sizes a_i and cluster sizes b_j, as arrays that
+    # broadcast together — and gets the totals or the per-class maxima of what it
+    # returns. An empty cell of a grid holds 0, which adds nothing to a sum or a row
+    # maximum of a non-negative quantity.
+    def _cell_blocks(self):
+        """(n, a, b) in float64: the non-zero cells at once for a coordinate table, a
+        block of rows at a time for a grid. The blocks keep each temporary of a
+        10^6-cell table at 512 KiB — reused by the allocator — instead of a fresh 8 MB
+        array per operation, whose page faults cost more than its arithmetic (F, BCubed
+        and the element-centric similarity of a 1000 × 1000 grid: 25 → 8 ms)."""
+        a = self.row_sums.astype(np.float64, copy=False)
+        b = self.col_sums.astype(np.float64, copy=False)
+        if self.grid is None:
+            yield self.values.astype(np.float64, copy=False), a[self.rows], b[self.cols]
+            return
+        n_rows, n_cols = self.grid.shape
+        step = max(1, _BLOCK_CELLS // max(n_cols, 1))
+        for start in range(0, max(n_rows, 1), step):
+            stop = start + step
+            yield self.grid[start:stop].astype(np.float64), a[start:stop, None], b[None, :]
 
-    @cached_property
-    def cell_class_sizes(self) -> np.ndarray:
-        sizes = self.row_sums.astype(np.float64, copy=False)
-        return sizes[:, None] if self.grid is not None else sizes[self.rows]
+    def cell_sums(self, per_cell) -> tuple[float, ...]:
+        """Σ over the cells of each array in the tuple ``per_cell(n, a, b)``."""
+        totals = None
+        for n, a, b in self._cell_blocks():
+            parts = [float(np.sum(x)) for x in per_cell(n, a, b)]
+            totals = parts if totals is None else [t + p for t, p in zip(totals, parts)]
+        return tuple(totals)
 
-    @cached_property
-    def cell_cluster_sizes(self) -> np.ndarray:
-        sizes = self.col_sums.astype(np.float64, copy=False)
-        return sizes[None, :] if self.grid is not None else sizes[self.cols]
-
-    def row_max(self, cell_array: np.ndarray) -> np.ndarray:
-        """Per class, the largest of a per-cell array (0 for rows with no cell)."""
-        if self.grid is not None:
-            return np.broadcast_to(cell_array, self.grid.shape).max(axis=1, initial=0.0)
-        best = np.zeros(self.shape[0])
-        np.maximum.at(best, self.rows, cell_array)
-        return best
+    def row_max_of(self, per_cell) -> np.ndarray:
+        """Per class, the largest value of the array ``per_cell(n, a, b)`` (0 for a row
+        with no cell)."""
+        if self.grid is None:
+            best = np.zeros(self.shape[0])
+            np.maximum.at(best, self.rows, per_cell(*next(self._cell_blocks())))
+            return best
+        return np.concatenate([np.broadcast_to(per_cell(n, a, b), n.shape).max(axis=1, initial=0.0)
+                               for n, a, b in self._cell_blocks()])
 
     @staticmethod
     def row_total(row_array: np.ndarray) -> float:
         return float(np.sum(row_array))
-
-    @staticmethod
-    def cell_total(cell_array: np.ndarray) -> float:
-        return float(np.sum(cell_array))
 
 
 def _compact(index: np.ndarray, labels):

@@ -18,19 +18,19 @@ from .registry import register
 
 def bcubed(t):
     """(precision, recall); both 1 for an empty table. Computed once per table."""
-    return t.memo("bcubed", _bcubed)
+    p_sum, r_sum, _ = square_sums(t)
+    return div(p_sum, t.n, 1.0), div(r_sum, t.n, 1.0)
 
 
-def cell_squares(t):
-    """n_ij² per cell, shared by BCubed and the element-centric similarity."""
-    return t.memo("cell_squares", lambda t: t.cell_values * t.cell_values)
+def square_sums(t):
+    """(Σ n_ij²/b_j, Σ n_ij²/a_i, Σ n_ij²/max(a_i, b_j)): BCubed's and the
+    element-centric similarity's sums, in one pass over the cells."""
+    return t.memo("square_sums", lambda t: t.cell_sums(_square_terms))
 
 
-def _bcubed(t):
-    sq = cell_squares(t)
-    precision = div(t.cell_total(div(sq, t.cell_cluster_sizes, 0.0)), t.n, 1.0)
-    recall = div(t.cell_total(div(sq, t.cell_class_sizes, 0.0)), t.n, 1.0)
-    return precision, recall
+def _square_terms(n, a, b):
+    sq = n * n
+    return div(sq, b, 0.0), div(sq, a, 0.0), div(sq, np.maximum(a, b), 0.0)
 
 
 @register("bcubed_precision", name="BCubed precision", symbol="P_B³", family="elementwise",
@@ -82,5 +82,4 @@ def element_centric(t, *, log_base, beta):
     (÷ a_i), it takes the stricter of the two per cell. 1 for an empty table.
     Fractional (fuzzy) tables use the same cell formula, as BCubed does.
     """
-    larger = np.maximum(t.cell_class_sizes, t.cell_cluster_sizes)
-    return div(t.cell_total(div(cell_squares(t), larger, 0.0)), t.n, 1.0)
+    return div(square_sums(t)[2], t.n, 1.0)

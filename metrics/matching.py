@@ -78,8 +78,8 @@ def f_measure_value(t):
 
 def _f_measure(t):
     # F(c_i, k_j) = 2 n_ij / (a_i + b_j); each class keeps its best cluster.
-    f_cells = div(2.0 * t.cell_values, t.cell_class_sizes + t.cell_cluster_sizes, 0.0)
-    weighted = t.row_total(t.row_sums * t.row_max(f_cells))
+    best = t.row_max_of(lambda n, a, b: div(2.0 * n, a + b, 0.0))
+    weighted = t.row_total(t.row_sums * best)
     return div(weighted, t.n, 1.0)
 
 
@@ -156,9 +156,12 @@ def _dense_matching(dense: np.ndarray):
         size, top = max(dense.shape), int(dense.max())
         if top * size < 1 << 56:  # the kernel's int64 prices cannot overflow
             # Jonker–Volgenant on integer counts (metrics/_numba_kernels.py), about half
-            # scipy's time on a 1000 × 1000 table; padded square with empty rows or
-            # columns, which add nothing to any matching; int32 weights where they fit
-            # (half the memory its row scans read).
+            # scipy's time on a 1000 × 1000 table. A square table is read as it is (a
+            # copy of 10^6 cells costs 2–3 ms of fresh pages, more than the kernel saves
+            # on narrower weights); another is padded square with empty rows or columns,
+            # which add nothing to any matching, in int32 where the weights fit.
+            if dense.shape[0] == dense.shape[1] and dense.dtype == np.int64 and dense.flags.c_contiguous:
+                return int(kernels.max_weight_assignment(dense)[0])
             square = np.zeros((size, size), dtype=np.int32 if top < 1 << 31 else np.int64)
             square[: dense.shape[0], : dense.shape[1]] = dense
             return int(kernels.max_weight_assignment(square)[0])

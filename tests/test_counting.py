@@ -28,6 +28,7 @@ from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
 import metrics
+import metrics.contingency as contingency_module
 from metrics import _counting
 from metrics.contingency import Contingency
 
@@ -88,7 +89,7 @@ def test_kernels_count_identical_grids(pair):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 3), st.integers(1, 5000), st.integers(0, 2**31))
 def test_guessed_grid_grows_when_later_labels_are_larger(order, n, seed):
-    """The compiled kernel guesses the grid from the first 4096 labels: sorted labels,
+    """The compiled kernel guesses the grid from a prefix of the labels: sorted labels,
     or one large label at the very end, make it stop, measure the rest and grow."""
     rng = np.random.default_rng(seed)
     a = rng.integers(0, 60, n)
@@ -173,6 +174,37 @@ def test_grid_and_coordinate_forms_give_the_same_measures():
     # The coordinates of a grid table, made on demand, are the table's cells.
     np.testing.assert_array_equal(grid_table.values, coo_table.values)
     np.testing.assert_array_equal(grid_table.rows, coo_table.rows)
+
+
+@pytest.mark.parametrize("block_cells", [1, 29, 64, 1 << 20])
+def test_cells_walked_block_by_block_give_the_measures_of_one_pass(monkeypatch, block_cells):
+    """A grid table's cell measures (F, BCubed, the element-centric similarity) walk its
+    rows a block at a time: blocks of one row, of a few rows with an uneven last block,
+    or the whole table give the values of the table's coordinate form, to rounding."""
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(0, 23, 5_000), rng.integers(0, 19, 5_000)
+    a[:40] = 22  # a large class, so that no two rows look alike
+    monkeypatch.setattr(contingency_module, "_BLOCK_CELLS", block_cells)
+    grid_table = Contingency.from_labels(a, b)
+    assert grid_table.grid is not None
+    rows, cols = np.nonzero(grid_table.grid)
+    coo_table = Contingency._from_coo(rows, cols, grid_table.grid[rows, cols], np.arange(23), np.arange(19))
+    keys = ["f_measure", "f_n", "bcubed_precision", "bcubed_recall", "bcubed_f", "element_centric"]
+    for t, other in ((grid_table, coo_table), (grid_table.T, coo_table.T)):
+        x, y = metrics.evaluate(t, keys), metrics.evaluate(other, keys)
+        for key in keys:
+            assert x[key] == pytest.approx(y[key], rel=1e-13), key
+    # The same sums by hand, from the dense table: n_ij² over b_j, a_i and max(a_i, b_j).
+    dense = grid_table.grid.astype(float)
+    size_a, size_b = dense.sum(axis=1)[:, None], dense.sum(axis=0)[None, :]
+    n = dense.sum()
+    expected = {"bcubed_precision": (dense**2 / size_b).sum() / n,
+                "bcubed_recall": (dense**2 / size_a).sum() / n,
+                "element_centric": (dense**2 / np.maximum(size_a, size_b)).sum() / n,
+                "f_measure": (size_a[:, 0] * (2 * dense / (size_a + size_b)).max(axis=1)).sum() / n}
+    got = metrics.evaluate(grid_table, list(expected))
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=1e-13), key
 
 
 @given(st.integers(1, 3000), st.integers(1, 60), st.integers(1, 60), st.integers(0, 2**31))
