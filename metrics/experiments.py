@@ -186,13 +186,17 @@ def _check_measure(measure: str) -> str:
 
 
 def fuzzy_scores(gold: Sequence, clusters: Sequence, measure: str = "v_measure", *, dissimilarity: bool = True,
-                 log_base: float = math.e, beta: float = 1.0) -> dict[str, float]:
+                 log_base: float = math.e, beta: float = 1.0,
+                 tables: dict[str, Contingency] | None = None) -> dict[str, float]:
     """``measure`` of the clustering under each counting of :data:`VARIANTS` (the
     dissimilarity variants only when ``dissimilarity``). ``measure`` must be defined on
-    fractional tables (``Measure.domain == "any"``)."""
+    fractional tables (``Measure.domain == "any"``). ``tables``: the clustering's
+    :func:`fuzzy_tables`, where the caller keeps them (to score them again under another
+    measure, β or unit without building them again)."""
     m = MEASURES[_check_measure(measure)]
-    return {name: m(t, log_base=log_base, beta=beta)
-            for name, t in fuzzy_tables(gold, clusters, dissimilarity=dissimilarity).items()}
+    if tables is None:
+        tables = fuzzy_tables(gold, clusters, dissimilarity=dissimilarity)
+    return {name: m(t, log_base=log_base, beta=beta) for name, t in tables.items()}
 
 
 def default_sizes(largest: int, count: int = 12) -> list[int]:
@@ -308,10 +312,12 @@ def experiment2(sizes: Sequence[int], repeats: int = 1, seed: int = 0, measure: 
 
 
 def experiment3_row(gold: Sequence, clustering: Sequence, step: int, n_steps: int, measure: str = "v_measure",
-                    *, log_base: float = math.e, beta: float = 1.0) -> dict:
+                    *, log_base: float = math.e, beta: float = 1.0,
+                    tables: dict[str, Contingency] | None = None) -> dict:
     """One step of :func:`experiment3`: the softness (share of the extra assignments made,
-    0 = hard, 1 = identical to the gold standard) and the four scores."""
-    scores = fuzzy_scores(gold, clustering, measure, log_base=log_base, beta=beta)
+    0 = hard, 1 = identical to the gold standard) and the four scores (of ``tables``, the
+    clustering's :func:`fuzzy_tables`, where the caller has them)."""
+    scores = fuzzy_scores(gold, clustering, measure, log_base=log_base, beta=beta, tables=tables)
     return {"step": step, "steps": n_steps, "softness": softness(gold, clustering),
             "assignments": sum(len(c) for c in clustering), **scores}
 

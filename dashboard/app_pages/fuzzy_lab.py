@@ -47,7 +47,7 @@ with w3:
     st.markdown("**Table 2** — the fuzzy contingency table (clusters as rows, as printed)")
     show_frame(fz.example_table2(), key="fz_ex_table2", sortable=False, width="stretch")
 scores = fz.example_scores(settings.log_base, settings.beta)
-show_frame(scores, key="fz_ex_scores", hide_index=True, width="stretch")
+show_frame(scores, key="fz_ex_scores", sortable=False, hide_index=True, width="stretch")
 fuzzy_rh = float(scores.loc[0, "V, R&H normalisation (H(C), H(K))"])
 fuzzy_joint = float(scores.loc[0, "V, the paper's eqs. 2–3 (H(C,K))"])
 counted = float(scores.loc[1, "V, R&H normalisation (H(C), H(K))"])

@@ -15,6 +15,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from _plotly_utils.utils import is_homogeneous_array, is_skipped_key, to_typed_array_spec
 
 import metrics
 
@@ -41,15 +42,77 @@ DIGIT_PX = 0.62 * TEXT_FONT
 LINE_PX = TEXT_FONT + 4
 
 
+class ReadOnlyFigure(go.Figure):
+    """A figure from a spec of plain dicts that nothing changes once it is built — the caches
+    share the dashboard's figures read-only across sessions.
+
+    ``st.plotly_chart`` needs a figure's dict, and a ``go.Figure`` makes it the slow way: its
+    constructor deep-copies the spec into Plotly's objects (even unvalidated), and its
+    ``to_dict`` deep-copies them back and walks every array — the latter on every rerun that
+    draws the chart, cached or not. Here the dict is made once, straight from the spec (the same
+    JSON: the test suite compares the two for every chart of every page), and Plotly's objects
+    are built only if something reads the figure's properties (``fig.data``, ``fig.layout``, …)."""
+
+    def __init__(self, data: list[dict], layout: dict):
+        # Nothing of go.Figure's state yet: __getattr__ builds it on first use.
+        object.__setattr__(self, "_spec_args", (data, layout))
+        object.__setattr__(self, "_spec", None)
+
+    def __getattr__(self, name: str):
+        # Only reached for attributes the instance lacks: go.Figure's state, before it is built.
+        state = self.__dict__
+        if name.startswith("__") or "_spec_args" not in state or state.get("_building") or "_data_objs" in state:
+            raise AttributeError(name)
+        object.__setattr__(self, "_building", True)
+        try:
+            go.Figure.__init__(self, data=self._spec_args[0], layout=self._spec_args[1], _validate=False)
+        finally:
+            object.__setattr__(self, "_building", False)
+        return getattr(self, name)
+
+    def to_dict(self) -> dict:
+        # The same dict for every caller: st.plotly_chart only encodes it, nothing writes to it.
+        if self._spec is None:
+            data, layout = self._spec_args
+            object.__setattr__(self, "_spec", {"data": _encoded(data), "layout": _encoded(layout)})
+        return self._spec
+
+    def to_plotly_json(self) -> dict:
+        return self.to_dict()
+
+
+def _set_only(spec):
+    """``spec`` without the properties set to None, at every depth. None is Plotly's "unset", the
+    same as leaving the property out, but go.Figure drops it at some depths and sends it as null
+    at others; without it, both ways of making the figure's dict give the same one."""
+    if isinstance(spec, dict):
+        return {k: _set_only(v) for k, v in spec.items() if v is not None}
+    if isinstance(spec, list) and spec and isinstance(spec[0], dict):
+        return [_set_only(v) for v in spec]
+    return spec
+
+
+def _encoded(spec):
+    """A copy of a figure spec with its numpy arrays as Plotly's typed arrays (base64), as
+    ``go.Figure.to_dict`` sends them (its ``convert_to_base64`` works in place; the spec itself
+    stays as built, for ``__getattr__``)."""
+    if isinstance(spec, dict):
+        return {k: v if is_skipped_key(k) else to_typed_array_spec(v) if is_homogeneous_array(v) else _encoded(v)
+                for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return [_encoded(v) for v in spec]
+    return spec
+
+
 def figure(data: list[dict], layout: dict) -> go.Figure:
     """The dashboard's figure of plain dicts: no template, fonts made readable (``readout.readable``).
 
     Built without Plotly's per-property validation, which costs ~4× the building itself on every
     rerun that draws the figure. The test suite validates instead: every spec that every page
     sends, in every state ``tests/dashboard/test_charts_text.py`` opens, must build a validated
-    ``go.Figure``."""
-    data, layout = readable(data, {"template": NO_TEMPLATE, **layout})
-    return go.Figure(data=data, layout=layout, _validate=False)
+    ``go.Figure``. Never changed once built (:class:`ReadOnlyFigure`)."""
+    data, layout = readable(_set_only(data), _set_only({"template": NO_TEMPLATE, **layout}))
+    return ReadOnlyFigure(data, layout)
 
 
 def _cat_axis(**kw) -> dict:

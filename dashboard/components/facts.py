@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pandas as pd
 import streamlit as st
 
@@ -82,6 +84,34 @@ def summary(rows: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
+class PrintedNotes(NamedTuple):
+    """What :func:`show_printed_notes` draws for a preset: the line (None: no printed number),
+    whether it disagrees anywhere (an info box then, with the explanations), the expander's title
+    and the rows that differ, as the Paper gallery shows them."""
+
+    text: str | None
+    differs: bool
+    why_title: str
+    why: pd.DataFrame | None
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def printed_notes(preset: str) -> PrintedNotes:
+    """:class:`PrintedNotes` of a preset, put together once per server (shared read-only: it
+    depends on the preset alone, and every rerun of Compare draws it for both sides)."""
+    rows = printed_rows(preset)
+    if rows.empty:
+        return PrintedNotes(None, False, "", None)
+    source = f"{gallery.PAPERS[PRINTED_FACTS[preset][0]].split(',')[0]}, {rows['section'].iloc[0].split(' (')[0]}"
+    off = rows[rows["status"] != "agrees"]
+    text = f"**Printed in the paper vs computed here** ({source}; the paper's units): {summary(rows)}."
+    if not len(off):
+        return PrintedNotes(text, False, "", None)
+    why_title = (f"Why {', '.join(dict.fromkeys(off['short']))} differ{'s' if len(off) == 1 else ''} "
+                 "from the print (as the Paper gallery explains)")
+    return PrintedNotes(text, True, why_title, section_table(off.reset_index(drop=True)))
+
+
 def show_printed_notes(preset: str) -> None:
     """Under a preset's table: that it is a reconstruction (Figure 2), and every number the paper
     prints for it beside ours, the disagreements explained as the Paper gallery explains them."""
@@ -89,14 +119,10 @@ def show_printed_notes(preset: str) -> None:
         st.info("**Reconstructed table.** Figure 2 is a picture that the text extraction lost: this table is not "
                 "read off the paper but found by an exhaustive search that the printed F and V make unique up to "
                 "relabelling (assets/paper_values/rosenberg2007_figure2.json).", icon=":material/extension:")
-    rows = printed_rows(preset)
-    if rows.empty:
+    notes = printed_notes(preset)
+    if notes.text is None:
         return
-    source = f"{gallery.PAPERS[PRINTED_FACTS[preset][0]].split(',')[0]}, {rows['section'].iloc[0].split(' (')[0]}"
-    off = rows[rows["status"] != "agrees"]
-    text = f"**Printed in the paper vs computed here** ({source}; the paper's units): {summary(rows)}."
-    (st.info if len(off) else st.caption)(text)
-    if len(off):
-        with st.expander(f"Why {', '.join(dict.fromkeys(off['short']))} differ{'s' if len(off) == 1 else ''} "
-                         "from the print (as the Paper gallery explains)"):
-            st.table(section_table(off.reset_index(drop=True)), hide_index=True)
+    (st.info if notes.differs else st.caption)(notes.text)
+    if notes.differs:
+        with st.expander(notes.why_title):
+            st.table(notes.why, hide_index=True)

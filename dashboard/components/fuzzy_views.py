@@ -133,13 +133,23 @@ class Curve(NamedTuple):
     long: pd.DataFrame
 
 
+@st.cache_resource(max_entries=32, show_spinner="Counting the clusterings…")
+def curve_tables(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float) -> tuple[dict, ...]:
+    """The four tables of every clustering of :func:`clusterings` (``experiments.fuzzy_tables``):
+    built once per data set, then scored under any measure, β and unit (shared read-only)."""
+    gold = gold_standard(n, scheme, rate, n_classes, seed)
+    return tuple(experiments.fuzzy_tables(gold, c) for c in clusterings(n, scheme, rate, n_classes, seed, noise))
+
+
 @st.cache_resource(max_entries=256, show_spinner="Scoring the clusterings…")
 def softness_curve(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, measure: str,
                    log_base: float, beta: float) -> Curve:
     """Every clustering of :func:`clusterings` scored under the four countings."""
     gold = gold_standard(n, scheme, rate, n_classes, seed)
     steps = clusterings(n, scheme, rate, n_classes, seed, noise)
-    rows = tuple(experiments.experiment3_row(gold, c, i, len(steps), measure, log_base=log_base, beta=beta)
+    tables = curve_tables(n, scheme, rate, n_classes, seed, noise)
+    rows = tuple(experiments.experiment3_row(gold, c, i, len(steps), measure, log_base=log_base, beta=beta,
+                                             tables=tables[i])
                  for i, c in enumerate(steps))
     long = tidy_steps(pd.DataFrame(list(rows)))
     return Curve(rows, tuple(100.0 * r["softness"] for r in rows), long)
@@ -158,19 +168,12 @@ def curve_figures(n: int, scheme: str, rate, n_classes: int, seed: int, noise: f
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def step_tables(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, step: int):
-    """The four tables of one clustering (shared read-only, for the heatmaps)."""
-    gold = gold_standard(n, scheme, rate, n_classes, seed)
-    return experiments.fuzzy_tables(gold, clusterings(n, scheme, rate, n_classes, seed, noise)[step])
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
 def step_heatmaps(n: int, scheme: str, rate, n_classes: int, seed: int, noise: float, step: int,
                   variants: tuple[str, ...]) -> dict[str, tuple]:
-    """``charts.table_heatmap`` of the tables of :func:`step_tables` named in ``variants``, with the
+    """``charts.table_heatmap`` of the tables of :func:`curve_tables` at ``step`` named in ``variants``, with the
     caption under each: (figure, caption) by variant, drawn once per clustering (shared read-only:
     ``st.plotly_chart`` copies a figure before encoding it)."""
-    tables = step_tables(n, scheme, rate, n_classes, seed, noise, step)
+    tables = curve_tables(n, scheme, rate, n_classes, seed, noise)[step]
     out = {}
     for variant in variants:
         t = tables[variant]

@@ -47,6 +47,18 @@ def axis_values(axis: str, n_classes: int, noise: int, class_size: int = CLASS_S
     raise ValueError(f"unknown sweep axis {axis!r}; choose one of {list(AXES)}")
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def sweep_tables(axis: str, n_classes: int, noise: int,
+                 class_size: int = CLASS_SIZE) -> tuple[tuple[int, metrics.Contingency, metrics.Contingency], ...]:
+    """(x, solution R, singletons) at every x of a sweep: built once per sweep and scored under
+    any measures, β and unit (shared read-only; a table keeps what every measure shares)."""
+    out = []
+    for x in axis_values(axis, n_classes, noise, class_size):
+        m, k = (n_classes, x) if axis == "noise" else (x, noise)
+        out.append((x, generators.solution_r(m, class_size, k), generators.singletons([class_size] * m)))
+    return tuple(out)
+
+
 @st.cache_data(max_entries=128, show_spinner=False)
 def sweep(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base: float = math.e,
           beta: float = 1.0, class_size: int = CLASS_SIZE) -> tuple[pd.DataFrame, dict[str, list[float]]]:
@@ -56,16 +68,17 @@ def sweep(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base
     The swept parameter's own slider value does not enter the result: call through
     :func:`sweep_for`, which leaves it out of the cache key.
     """
-    xs = axis_values(axis, n_classes, noise, class_size)
+    xs, r_values, s_values = [], {key: [] for key in keys}, {key: [] for key in keys}
     rows = []
-    for x in xs:
-        m, k = (n_classes, x) if axis == "noise" else (x, noise)
-        for label, table in ((R_LABEL, generators.solution_r(m, class_size, k)),
-                             (S_LABEL, generators.singletons([class_size] * m))):
+    for x, r_table, s_table in sweep_tables(axis, n_classes, noise, class_size):
+        xs.append(x)
+        for label, table, store in ((R_LABEL, r_table, r_values), (S_LABEL, s_table, s_values)):
             values = metrics.evaluate(table, list(keys), log_base=log_base, beta=beta)
             rows.extend({"x": x, "solution": label, "key": key, "value": values[key]} for key in keys)
+            for key in keys:
+                store[key].append(values[key])
     curve = pd.DataFrame(rows, columns=["x", "solution", "key", "value"])
-    return curve, {key: flips(curve, key) for key in keys}
+    return curve, {key: flips(key, xs, s_values[key], r_values[key]) for key in keys}
 
 
 def sweep_for(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base: float = math.e,
@@ -76,15 +89,13 @@ def sweep_for(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_
     return sweep(axis, 0, noise, keys, log_base, beta)
 
 
-def flips(curve: pd.DataFrame, key: str) -> list[float]:
+def flips(key: str, xs: list[int], singletons: list[float], solution_r: list[float]) -> list[float]:
     """Where measure ``key``'s preference between singletons (A) and solution R (B) changes
-    along a sweep: the x of a tie between two opposite preferences, else the midpoint."""
-    sub = curve[curve["key"] == key]
-    r = dict(zip(sub.loc[sub["solution"] == R_LABEL, "x"], sub.loc[sub["solution"] == R_LABEL, "value"]))
-    s = dict(zip(sub.loc[sub["solution"] == S_LABEL, "x"], sub.loc[sub["solution"] == S_LABEL, "value"]))
+    along a sweep (``xs`` increasing, the two solutions' values at each): the x of a tie
+    between two opposite preferences, else the midpoint."""
     out, last_side, last_x, tie_x = [], None, None, None
-    for x in sorted(r):
-        side = prefers(key, s[x], r[x])
+    for x, s, r in zip(xs, singletons, solution_r):
+        side = prefers(key, s, r)
         if side in (TIE, NA):
             tie_x = x if side == TIE else tie_x
             continue

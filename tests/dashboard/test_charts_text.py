@@ -10,12 +10,15 @@ walked whole. The browser-level counterparts (rendered SVG text, overlapping lab
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import re
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 import pyarrow as pa
 import pytest
 from apptest_utils import chart, decoded, no_trouble, open_app
@@ -303,6 +306,45 @@ def test_every_chart_a_page_sends_is_a_valid_plotly_figure(state):
         go.Figure(spec)                        # raises ValueError on any invalid property or value
     with pytest.raises(ValueError):            # … as it does for a property Plotly does not know
         go.Figure({"data": [{"type": "scatter", "colour": "red"}]})
+
+
+def _plotly_json(spec: dict) -> dict:
+    return json.loads(pio.to_json(spec, validate=False))
+
+
+def test_a_read_only_figure_sends_what_a_plotly_figure_of_its_spec_sends():
+    """``charts.ReadOnlyFigure`` makes the dict ``st.plotly_chart`` sends from its spec, once,
+    without Plotly's objects: the same JSON as ``go.Figure(...).to_dict()`` — numpy arrays as
+    typed arrays (int64 narrowed), except under keys Plotly leaves alone (``range``) — the spec
+    left as built, and Plotly's objects there all the same for whoever reads the figure."""
+    x = np.arange(5, dtype=np.int64)
+    data = [{"type": "scatter", "x": x, "y": np.linspace(0.0, 1.0, 5), "customdata": [[1, "a"], [2, "b"]],
+             "marker": {"size": 5, "color": ("red", "blue")}},
+            {"type": "heatmap", "z": np.eye(3), "text": [["1", "0", "0"]] * 3}]
+    layout = {"template": charts.NO_TEMPLATE, "height": 300, "xaxis": {"range": np.array([0.0, 4.0])},
+              "shapes": [{"type": "line", "x0": 1, "x1": 1, "y0": 0, "y1": 1}]}
+    fig = charts.ReadOnlyFigure(data, layout)
+    sent = fig.to_dict()
+    assert fig.to_dict() is sent                                   # made once
+    assert sent["data"][0]["x"] == {"dtype": "i1", "bdata": "AAECAwQ="}
+    assert isinstance(sent["layout"]["xaxis"]["range"], np.ndarray)  # as Plotly leaves it
+    assert _plotly_json(sent) == _plotly_json(go.Figure(data=data, layout=layout, _validate=False).to_dict())
+    assert data[0]["x"] is x and isinstance(data[1]["z"], np.ndarray)  # the spec is not changed
+    assert len(fig.data) == 2 and fig.layout.height == 300 and fig.data[1].type == "heatmap"
+    assert json.loads(fig.to_json())["layout"]["height"] == 300
+
+
+def test_every_read_only_figure_the_pages_drew_sends_what_plotly_would():
+    """Every figure the pages of this module drew (they stay in the caches): the dict sent is
+    the one ``go.Figure`` makes of the same spec."""
+    for state in STATE_IDS:
+        page(state)
+    figures = [o for o in gc.get_objects() if isinstance(o, charts.ReadOnlyFigure)]
+    assert len(figures) >= 20
+    for fig in figures:
+        data, layout = fig._spec_args
+        assert _plotly_json(fig.to_dict()) == _plotly_json(
+            go.Figure(data=data, layout=layout, _validate=False).to_dict())
 
 
 @pytest.mark.parametrize("state", STATE_IDS)
