@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 import metrics
+from metrics.formatting import format_number
 
-from .readout import show_frame
+from .readout import SHOWN_SUFFIX
 
 COLUMNS = ["family", "key", "measure", "symbol", "value", "better", "range", "reference", "about"]
 
@@ -40,10 +42,15 @@ SHOWN_COLUMNS = ["measure", "symbol", "value", "about", "better", "range", "refe
 
 
 def show_measures(frame: pd.DataFrame, key: str) -> None:
-    """The measure table, one block per family (registry order): name, symbol, the value in the
-    one number format (``readout.show_frame``), what the measure measures (the registry's
+    """The measure table of :func:`measures_frame`, one block per family (registry order): name,
+    symbol, the value in the one number format, what the measure measures (the registry's
     one-sentence description, also the goodness chart's hover), direction, range and reference.
-    A cell shows its whole text when clicked."""
+    A cell shows its whole text when clicked.
+
+    One measure per row, each on its own scale: sorting by value is moot, so the value is sent as
+    text (``readout.as_text``'s layout: the number hidden, its text shown under its header). The
+    block is sent as Arrow, its text columns made once per set of measures (:func:`_text_block`),
+    so a slider step converts only the values."""
     config = {
         "measure": st.column_config.TextColumn("Measure", width="medium"),
         "symbol": st.column_config.TextColumn("Symbol", width="small"),
@@ -55,13 +62,30 @@ def show_measures(frame: pd.DataFrame, key: str) -> None:
         "range": st.column_config.TextColumn("Range", width="small", help="Bounds declared in the registry"),
         "reference": st.column_config.TextColumn("Reference", width="medium"),
     }
-    for family, block in frame.groupby("family", sort=False):
+    shown = f"value{SHOWN_SUFFIX}"
+    config[shown] = st.column_config.TextColumn("Value", width="small", alignment="right",
+                                                help="Computed by metrics.evaluate")
+    order = [shown if c == "value" else c for c in SHOWN_COLUMNS]
+    keys, families = frame["key"].tolist(), frame["family"].tolist()
+    values, abouts = frame["value"].tolist(), frame["about"].tolist()
+    for family in dict.fromkeys(families):
+        rows = [i for i, f in enumerate(families) if f == family]
+        block = _text_block(tuple(keys[i] for i in rows), tuple(abouts[i] for i in rows))
+        numbers = [None if values[i] is None or pd.isna(values[i]) else float(values[i]) for i in rows]
+        table = (block.add_column(block.schema.get_field_index("better"), "value", pa.array(numbers, pa.float64()))
+                 .append_column(shown, pa.array([format_number(v) for v in numbers], pa.string())))
         st.markdown(f"**{family}**")
-        # One measure per row, each on its own scale: sorting by value is moot, so the value is
-        # sent as text (cheap on every slider step) beside the hidden number.
-        show_frame(block, key=f"{key}_{family}", columns=["value"], sortable=False, hide_index=True,
-                   width="stretch", row_height=30, height=38 + 30 * len(block), column_config=config,
-                   column_order=SHOWN_COLUMNS)
+        st.dataframe(table, key=f"{key}_{family}", hide_index=True, width="stretch", row_height=30,
+                     height=38 + 30 * len(rows), column_config=config, column_order=order)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _text_block(keys: tuple[str, ...], abouts: tuple[str, ...]) -> pa.Table:
+    """The columns of :func:`measures_frame` but the value, for these measures (``abouts``: each
+    one's description, or why it is not defined for the table), as Arrow (shared read-only)."""
+    frame = measures_frame(dict.fromkeys(keys, 0.0), list(keys)).drop(columns="value")
+    frame["about"] = list(abouts)
+    return pa.Table.from_pandas(frame, preserve_index=False)
 
 
 def show_formulas(keys: list[str]) -> None:
