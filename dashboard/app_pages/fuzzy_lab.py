@@ -171,7 +171,9 @@ def experiments_section() -> None:
             repeats = e2.slider("Gold standards per size", 5, 50, 20, 5, key="fz_e1_rep", bind="query-params")
             view = fz.experiment1_view(int(largest), int(repeats), seed)
             st.plotly_chart(view.figure, key="fz_exp1", width="stretch")
-            show_frame(view.summary, key="fz_exp1_summary", percent=["fuzzy_higher"], hide_index=True, width="stretch",
+            # One row per size, in size order: sent as text (converted once per setting, not per rerun).
+            show_frame(view.summary, key="fz_exp1_summary", percent=["fuzzy_higher"], sortable=False,
+                       hide_index=True, width="stretch",
                        column_config={"fuzzy_higher": st.column_config.Column("fuzzy higher (share)")})
     if tab2.open:
         with tab2:

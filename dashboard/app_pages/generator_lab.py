@@ -154,6 +154,13 @@ def properties_section(settings) -> None:
     st.download_button("Rates (CSV)", rates.to_csv(index=False).encode("utf-8"), file_name="p1-p7-rates.csv",
                        mime="text/csv", key="gen_rates_dl", on_click="ignore")
 
+    failing_steps(rates, settings)
+
+
+@st.fragment
+def failing_steps(rates, settings) -> None:
+    """One measure's failing steps on demand; a fragment, so that its toggle and choices rerun only
+    this part, not the tables above (Stylers, which cost a rerun the most)."""
     if st.toggle("Show the failing steps of one measure", key="g_fail", bind="query-params"):
         f1, f2 = st.columns([3, 1])
         with f1:

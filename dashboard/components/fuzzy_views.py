@@ -55,14 +55,14 @@ def example() -> dict:
             "provenance": data["provenance"]}
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def example_memberships() -> pd.DataFrame:
     ex = example()
     return pd.DataFrame({"point": ex["points"], "gold classes": [", ".join(g) for g in ex["gold"]],
                          "clusters": [", ".join(c) for c in ex["clusters"]]})
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def example_table1() -> pd.DataFrame:
     """Table 1: each point's mass over the classes — the fuzzy table with one cluster per point,
     shown with points as rows as the paper prints it."""
@@ -77,7 +77,7 @@ def example_tables() -> dict[str, metrics.Contingency]:
             for mode in ("fuzzy", "count")}
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def example_table2() -> pd.DataFrame:
     """Table 2 as printed (clusters as rows) with each cluster's mass Σ (the table's column sums)."""
     t = example_tables()["fuzzy"]
@@ -86,7 +86,7 @@ def example_table2() -> pd.DataFrame:
     return frame
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False)
 def example_scores(log_base: float, beta: float) -> pd.DataFrame:
     """V under both countings and both normalisations, with h and c (``metrics.evaluate``)."""
     ex = example()

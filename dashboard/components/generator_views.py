@@ -177,6 +177,23 @@ def dom_sweep(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, 
 
     ``fixed`` leaves the swept parameter out, so moving that slider only moves the marker.
     """
+    xs, tables, skipped = sweep_tables(axis, fixed, integer)
+    if not tables:
+        return pd.DataFrame(columns=["x", "key", "value", "goodness"]), list(skipped)
+    values = _evaluate(list(tables), keys, log_base, beta)
+    raw = values.to_numpy().T                           # one row per measure, one column per x
+    good = np.vstack([metrics.MEASURES[k].goodness(np.nan_to_num(v)) for k, v in zip(keys, raw)])
+    curve = pd.DataFrame({"x": np.tile(np.asarray(xs), len(keys)),
+                          "key": np.repeat(np.asarray(keys, dtype=object), len(xs)),
+                          "value": raw.ravel(), "goodness": np.where(np.isnan(raw), np.nan, good).ravel()})
+    return curve, list(skipped)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def sweep_tables(axis: str, fixed: tuple[tuple[str, float], ...], integer: bool):
+    """(xs, tables, skipped) of a sweep: the tables at every value of ``axis`` that can be built,
+    and the values that cannot, with the reason. Built once per sweep and scored under any
+    measures, β and unit (shared read-only)."""
     if axis not in PARAMS:
         raise KeyError(f"unknown sweep parameter {axis!r}; choose one of {', '.join(PARAMS)}")
     base = dict(fixed)
@@ -188,15 +205,7 @@ def dom_sweep(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, 
         else:
             tables.append(built)
             xs.append(x)
-    if not tables:
-        return pd.DataFrame(columns=["x", "key", "value", "goodness"]), skipped
-    values = _evaluate(tables, keys, log_base, beta)
-    raw = values.to_numpy().T                           # one row per measure, one column per x
-    good = np.vstack([metrics.MEASURES[k].goodness(np.nan_to_num(v)) for k, v in zip(keys, raw)])
-    curve = pd.DataFrame({"x": np.tile(np.asarray(xs), len(keys)),
-                          "key": np.repeat(np.asarray(keys, dtype=object), len(xs)),
-                          "value": raw.ravel(), "goodness": np.where(np.isnan(raw), np.nan, good).ravel()})
-    return curve, skipped
+    return tuple(xs), tuple(tables), tuple(skipped)
 
 
 def colors(keys) -> dict[str, str]:

@@ -30,12 +30,16 @@ Fonts
 
 from __future__ import annotations
 
+import functools
 import html
+import threading
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
+from streamlit import dataframe_util
 
 from metrics.formatting import format_number
 
@@ -201,8 +205,46 @@ def show_frame(frame, *, key: str, columns: Iterable | None = None, percent: Ite
         st.dataframe(styled(frame, columns, percent, digits), key=key, column_config=column_config,
                      column_order=column_order, **kwargs)
         return
-    data, config, order = as_text(frame, columns, percent, digits, column_config, column_order)
+    columns = None if columns is None else tuple(columns)
+    made = _once_per_frame(frame, (columns, tuple(percent), digits, repr(column_config), repr(column_order)),
+                           lambda: _sendable(frame, columns, percent, digits, column_config, column_order))
+    data, config, order = made
     st.dataframe(data, key=key, column_config=config, column_order=order, **kwargs)
+
+
+def _sendable(frame, columns, percent, digits, column_config, column_order):
+    """:func:`as_text` of ``frame`` with its frame turned into the Arrow table ``st.dataframe``
+    would make of it (the same bytes are sent)."""
+    data, config, order = as_text(frame, columns, percent, digits, column_config, column_order)
+    return dataframe_util.convert_pandas_df_to_arrow_table(data), config, order
+
+
+# What show_frame makes of a frame, kept for as long as that frame object lives: a frame that the
+# caches share (st.cache_resource hands every rerun the same object, read-only) is formatted and
+# converted to Arrow once — most of what a table costs a rerun (the Fuzzy lab's Experiment 1
+# summary: ~10 ms per rerun of anything on the page). A frame built afresh on each run passes
+# through and its entry goes with it. Keyed by id(), as frames cannot be hashed; the weak
+# reference tells a live frame from a dead one whose id was reused.
+_MADE: dict[int, tuple[weakref.ref, dict]] = {}
+_MADE_LOCK = threading.RLock()  # re-entrant: a frame may die, and call _forget, inside the lock
+
+
+def _once_per_frame(frame: pd.DataFrame, key: tuple, make):
+    with _MADE_LOCK:
+        entry = _MADE.get(id(frame))
+        if entry is None or entry[0]() is not frame:
+            entry = (weakref.ref(frame, functools.partial(_forget, id(frame))), {})
+            _MADE[id(frame)] = entry
+        memo = entry[1]
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def _forget(frame_id: int, ref: weakref.ref) -> None:
+    with _MADE_LOCK:
+        if frame_id in _MADE and _MADE[frame_id][0] is ref:
+            del _MADE[frame_id]
 
 
 # ---------------------------------------------------------------- charts

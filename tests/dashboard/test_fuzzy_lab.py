@@ -164,8 +164,11 @@ def test_experiments_show_metrics_reruns():
     ids = " ".join(c.proto.id for c in at.get("plotly_chart"))
     assert "fz_exp1" in ids and "fz_exp2" not in ids and "fz_exp3" not in ids
     e1 = experiments.experiment1(fz.sizes_up_to(16, 8), 5, 0)
-    summary = frame_with(at, "fuzzy_higher")
-    pd.testing.assert_frame_equal(summary.reset_index(drop=True), experiments.summarize(e1), check_dtype=False)
+    summary = frame_with(at, "fuzzy_higher")  # its numbers, beside the text they are shown as
+    shown = summary[[c for c in summary.columns if c.endswith(" (shown)")]]
+    values = summary.drop(columns=shown.columns).reset_index(drop=True)
+    pd.testing.assert_frame_equal(values, experiments.summarize(e1), check_dtype=False)
+    assert shown["fuzzy_higher (shown)"].tolist() == [f"{format_number(100 * v)} %" for v in values["fuzzy_higher"]]
     boxes = [t for t in chart(at, "fz_exp1")["data"] if t["type"] == "box"]
     assert decoded(boxes[0]["y"]) == e1["fuzzy"].tolist() and decoded(boxes[1]["y"]) == e1["count"].tolist()
 

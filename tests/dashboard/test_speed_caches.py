@@ -107,3 +107,37 @@ def test_log_scale_reuses_the_cached_view():
     assert rd.sweep_view(*args) is view
     linear = view.figures(False)
     assert view.figures(False) is linear and view.figures(True) is not linear
+
+
+# ---------------------------------------------------------------- tables sent once per frame
+def test_a_shared_frame_is_formatted_and_converted_once_and_sends_the_same_bytes(monkeypatch):
+    """show_frame's text path keeps what it made of a frame object for as long as that object
+    lives: the frame a cache shares is converted once, whatever the reruns; another frame, even
+    an equal one, is converted anew; the Arrow table is the one st.dataframe makes of the frame."""
+    from streamlit import dataframe_util
+
+    from dashboard.components import readout
+
+    made = []
+    real = readout._sendable
+    monkeypatch.setattr(readout, "_sendable", lambda *a: made.append(id(a[0])) or real(*a))
+    shared = pd.DataFrame({"size": [2, 4], "share": [0.5, 0.25], "name": ["a", "b"]})
+    drawn = []
+    monkeypatch.setattr(readout.st, "dataframe", lambda data, **kw: drawn.append((data, kw)))
+    for _ in range(3):
+        readout.show_frame(shared, key="t", percent=["share"], sortable=False)
+    assert len(made) == 1 and len(drawn) == 3 and drawn[0][0] is drawn[2][0]
+    readout.show_frame(shared, key="t", percent=["share"], digits=6, sortable=False)   # other settings
+    readout.show_frame(shared.copy(), key="t", percent=["share"], sortable=False)      # another object
+    assert len(made) == 3
+    text, config, order = readout.as_text(shared, percent=["share"])
+    assert (dataframe_util.convert_arrow_table_to_arrow_bytes(drawn[0][0])
+            == dataframe_util.convert_pandas_df_to_arrow_bytes(text))
+    assert drawn[0][1]["column_config"] == config and drawn[0][1]["column_order"] == order
+    # The entry goes with its frame.
+    gone = pd.DataFrame({"v": [1.0]})
+    readout.show_frame(gone, key="g", sortable=False)
+    frame_id = id(gone)
+    assert frame_id in readout._MADE
+    del gone
+    assert frame_id not in readout._MADE
