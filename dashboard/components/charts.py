@@ -80,6 +80,10 @@ class ReadOnlyFigure(go.Figure):
     def to_plotly_json(self) -> dict:
         return self.to_dict()
 
+    def __reduce__(self):
+        # Pickled (st.cache_data, multiprocessing) as its spec, rebuilt the same way.
+        return ReadOnlyFigure, self._spec_args
+
 
 def _set_only(spec):
     """``spec`` without the properties set to None, at every depth. None is Plotly's "unset", the

@@ -10,8 +10,10 @@ walked whole. The browser-level counterparts (rendered SVG text, overlapping lab
 
 from __future__ import annotations
 
+import copy
 import gc
 import io
+import pickle
 import json
 import re
 
@@ -332,6 +334,9 @@ def test_a_read_only_figure_sends_what_a_plotly_figure_of_its_spec_sends():
     assert data[0]["x"] is x and isinstance(data[1]["z"], np.ndarray)  # the spec is not changed
     assert len(fig.data) == 2 and fig.layout.height == 300 and fig.data[1].type == "heatmap"
     assert json.loads(fig.to_json())["layout"]["height"] == 300
+    again = pickle.loads(pickle.dumps(charts.ReadOnlyFigure(data, layout)))
+    assert type(again) is charts.ReadOnlyFigure and _plotly_json(again.to_dict()) == _plotly_json(sent)
+    assert _plotly_json(copy.deepcopy(fig).to_dict()) == _plotly_json(sent)
 
 
 def test_every_read_only_figure_the_pages_drew_sends_what_plotly_would():
