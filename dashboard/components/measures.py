@@ -9,7 +9,7 @@ import streamlit as st
 import metrics
 from metrics.formatting import format_number
 
-from .readout import SHOWN_SUFFIX
+from .readout import SHOWN_SUFFIX, text_twin
 
 COLUMNS = ["family", "key", "measure", "symbol", "value", "better", "range", "reference", "about"]
 
@@ -62,9 +62,7 @@ def show_measures(frame: pd.DataFrame, key: str) -> None:
         "range": st.column_config.TextColumn("Range", width="small", help="Bounds declared in the registry"),
         "reference": st.column_config.TextColumn("Reference", width="medium"),
     }
-    shown = f"value{SHOWN_SUFFIX}"
-    config[shown] = st.column_config.TextColumn("Value", width="small", alignment="right",
-                                                help="Computed by metrics.evaluate")
+    shown, config[f"value{SHOWN_SUFFIX}"] = text_twin("value", config["value"])
     order = [shown if c == "value" else c for c in SHOWN_COLUMNS]
     keys, families = frame["key"].tolist(), frame["family"].tolist()
     values, abouts = frame["value"].tolist(), frame["about"].tolist()

@@ -179,16 +179,19 @@ def as_text(frame: pd.DataFrame, columns: Iterable | None = None, percent: Itera
     config = dict(column_config or {})
     order = list(column_order if column_order is not None else frame.columns)
     for c in cols:
-        shown = f"{c}{SHOWN_SUFFIX}"
         fmt = _formatter(digits, percent=c in percent)
+        shown, config[f"{c}{SHOWN_SUFFIX}"] = text_twin(c, config.get(c))
         out[shown] = [fmt(v) for v in frame[c].tolist()]
-        own = config.get(c) or {}
-        label = own.get("label") if isinstance(own, dict) and own.get("label") else str(c)
-        help_text = own.get("help") if isinstance(own, dict) else None
-        config[shown] = st.column_config.TextColumn(label, help=help_text, alignment="right",
-                                                    width=own.get("width") if isinstance(own, dict) else None)
         order = [shown if o == c else o for o in order]
     return out, config, order
+
+
+def text_twin(column, own_config=None) -> tuple[str, dict]:
+    """(name, column config) of the text column that shows number column ``column``: right-aligned,
+    under the number column's own label, help and width (``own_config``)."""
+    own = own_config if isinstance(own_config, dict) else {}
+    return f"{column}{SHOWN_SUFFIX}", st.column_config.TextColumn(
+        own.get("label") or str(column), help=own.get("help"), alignment="right", width=own.get("width"))
 
 
 def show_frame(frame, *, key: str, columns: Iterable | None = None, percent: Iterable = (), digits: int = 4,
