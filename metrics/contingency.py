@@ -439,7 +439,13 @@ class Contingency(TableStats):
             if bad:
                 i, j = np.argwhere(~np.isfinite(arr))[0]
                 raise ValueError(f"table has {bad} cells, first at row {i}, column {j}")
-        vals = np.asarray(vals)
+        return cls._from_cells(rows, cols, np.asarray(vals), shape, row_labels, col_labels)
+
+    @classmethod
+    def _from_cells(cls, rows, cols, vals, shape, row_labels=None, col_labels=None) -> "Contingency":
+        """The table of :meth:`from_table` from its cells: (rows[k], cols[k]) holds vals[k], every
+        other cell of the ``shape`` table 0. Cells in row-major order give the table that
+        ``from_table`` gives for the dense array, to the last bit."""
         if vals.dtype.kind == "f" and not np.isfinite(vals).all():
             raise ValueError("table has NaN or infinite cells")
         if (vals < 0).any():
