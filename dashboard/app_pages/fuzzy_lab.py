@@ -193,10 +193,11 @@ def experiments_section() -> None:
             e31, e32 = st.columns(2)
             n3 = e31.slider("Points", 50, 500, 200, 50, key="fz_e3_n", bind="query-params")
             steps3 = e32.slider("Clusterings (steps)", 3, 21, 11, 2, key="fz_e3_steps", bind="query-params")
-            frame3 = fz.experiment3(int(n3), int(steps3), seed)
-            st.plotly_chart(fz.steps_figure(fz.tidy_steps(frame3), "V"), key="fz_exp3", width="stretch")
+            view3 = fz.experiment3_view(int(n3), int(steps3), seed)
+            st.plotly_chart(view3.figure, key="fz_exp3", width="stretch")
             with st.expander("Values"):
-                show_frame(frame3, key="fz_exp3_values", hide_index=True, width="stretch")
+                # One row per clustering, in step order: sent as text (converted once per setting).
+                show_frame(view3.frame, key="fz_exp3_values", sortable=False, hide_index=True, width="stretch")
 
 
 experiments_section()

@@ -363,6 +363,21 @@ def experiment3(n_points: int, n_steps: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+class Experiment3View(NamedTuple):
+    """Experiment 3 at the tab's settings: the steps' scores and their figure."""
+
+    frame: pd.DataFrame
+    figure: go.Figure
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def experiment3_view(n_points: int, n_steps: int, seed: int) -> Experiment3View:
+    """:func:`experiment3` with its figure, put together once per setting and shared read-only, as
+    :func:`experiment1_view` (its values table is then formatted once, not per rerun)."""
+    frame = experiment3(n_points, n_steps, seed)
+    return Experiment3View(frame, steps_figure(tidy_steps(frame), "V"))
+
+
 def experiment1_figure(frame: pd.DataFrame) -> go.Figure:
     """Figure 4's re-run: the spread of fuzzy and counted V at each data size (box plots).
 
