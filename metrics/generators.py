@@ -907,17 +907,15 @@ def _adjusted(m: _Memberships, base: Contingency, mode: str) -> Contingency:
     r_idx, c_idx = linear_sum_assignment(score, maximize=True)
     error = d.at(r_idx * n_cols + c_idx)
     # Step 4: a cell of a mapped class and a mapped cluster keeps S only if it is a mapped pair.
-    row_mapped = np.zeros(n_rows, bool)
+    mapped_col = np.full(n_rows, -1, dtype=np.int64)   # each class's cluster, −1 if unmapped
+    mapped_col[r_idx] = c_idx
     col_mapped = np.zeros(n_cols, bool)
-    row_mapped[r_idx] = True
     col_mapped[c_idx] = True
-    mapped_col_of_row = np.full(n_rows, -1, dtype=np.int64)
-    mapped_col_of_row[r_idx] = c_idx
     rows, cols = d.cells // n_cols, d.cells % n_cols
-    kept = ~(row_mapped[rows] & col_mapped[cols]) | (mapped_col_of_row[rows] == cols)
+    kept = (mapped_col[rows] < 0) | ~col_mapped[cols] | (mapped_col[rows] == cols)
     values = np.where(kept, d.sim, 0.0)
-    add_rows, add_cols, shares = _spread_error(rows[d.sim > 0], cols[d.sim > 0], (n_rows, n_cols),
-                                               error, r_idx, c_idx)
+    in_sim = d.sim > 0
+    add_rows, add_cols, shares = _spread_error(rows[in_sim], cols[in_sim], (n_rows, n_cols), error, r_idx, c_idx)
     # Step 5 on top: each cell receives at most one share (the mapping is one to one).
     cells, where = np.unique(np.concatenate([d.cells, add_rows * n_cols + add_cols]), return_inverse=True)
     out = np.zeros(cells.size)
