@@ -15,7 +15,7 @@ from importlib.resources import files
 import streamlit as st
 
 import dashboard.components.server_process  # noqa: F401 — once per process: one BLAS thread (see there)
-from dashboard.components.state import enter as enter_page
+from dashboard.components.state import app_page, enter as enter_page
 
 # The favicon is a file of the installed package, not a Material icon: those are fetched from an
 # outside font server on every load, which fails offline (a lab or exam room often has no internet).
@@ -24,22 +24,22 @@ st.set_page_config(page_title="Partition Lab", page_icon=str(ICON), layout="wide
 
 PAGES = {
     "Partition Lab": [
-        st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("app_pages/lesson.py", title="Lesson", icon=":material/school:", url_path="lesson"),
-        st.Page("app_pages/table_lab.py", title="Table lab", icon=":material/grid_on:", url_path="table_lab"),
-        st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
-        st.Page("app_pages/solutions.py", title="Solutions", icon=":material/leaderboard:", url_path="solutions"),
+        app_page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
+        app_page("app_pages/lesson.py", title="Lesson", icon=":material/school:", url_path="lesson"),
+        app_page("app_pages/table_lab.py", title="Table lab", icon=":material/grid_on:", url_path="table_lab"),
+        app_page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
+        app_page("app_pages/solutions.py", title="Solutions", icon=":material/leaderboard:", url_path="solutions"),
     ],
     "Explore": [
-        st.Page("app_pages/generator_lab.py", title="Generator lab", icon=":material/tune:", url_path="generator_lab"),
-        st.Page("app_pages/property_checker.py", title="Property checker", icon=":material/rule:",
+        app_page("app_pages/generator_lab.py", title="Generator lab", icon=":material/tune:", url_path="generator_lab"),
+        app_page("app_pages/property_checker.py", title="Property checker", icon=":material/rule:",
                 url_path="property_checker"),
-        st.Page("app_pages/fuzzy_lab.py", title="Fuzzy lab", icon=":material/blur_on:", url_path="fuzzy_lab"),
-        st.Page("app_pages/real_data.py", title="Real data", icon=":material/scatter_plot:", url_path="real_data"),
-        st.Page("app_pages/chance.py", title="Chance", icon=":material/casino:", url_path="chance"),
+        app_page("app_pages/fuzzy_lab.py", title="Fuzzy lab", icon=":material/blur_on:", url_path="fuzzy_lab"),
+        app_page("app_pages/real_data.py", title="Real data", icon=":material/scatter_plot:", url_path="real_data"),
+        app_page("app_pages/chance.py", title="Chance", icon=":material/casino:", url_path="chance"),
     ],
     "Papers": [
-        st.Page("app_pages/gallery.py", title="Paper gallery", icon=":material/fact_check:", url_path="gallery"),
+        app_page("app_pages/gallery.py", title="Paper gallery", icon=":material/fact_check:", url_path="gallery"),
     ],
 }
 

@@ -108,13 +108,53 @@ def expected_mi_from_sizes(class_sizes, cluster_sizes) -> float:
 def expected_mi_batch(row_sums: np.ndarray, col_sums: np.ndarray) -> np.ndarray:
     """E[I] for each table of a batch, from its (B, R) row and (B, C) column sums.
 
-    Tables that share their margins (as multisets: every table of a permutation-model
-    sample) share one computation."""
-    out = np.empty(row_sums.shape[0])
+    E[I] is a sum over (class size, cluster size) pairs, so the tables of a batch
+    with one n share their inner sums: those are computed once for every pair of a
+    size seen among the batch's rows and a size seen among its columns, and each
+    table's E[I] is its size counts times that grid (a Monte Carlo sample under a
+    random model has a few dozen distinct sizes, and 1,000 tables cost about what
+    one does). Where the grid would sum more terms than the tables one by one, each
+    table is computed alone, tables sharing their margins as multisets once."""
+    rows = np.asarray(row_sums, dtype=np.int64)
+    cols = np.asarray(col_sums, dtype=np.int64)
+    out = np.zeros(rows.shape[0])
+    n_of = rows.sum(axis=1)
+    for n in np.unique(n_of):
+        idx = np.flatnonzero(n_of == n)
+        if n > 1:
+            out[idx] = _emi_same_n(int(n), rows[idx], cols[idx])
+    return out
+
+
+def _emi_same_n(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    ua, a_at = np.unique(rows, return_inverse=True)
+    ub, b_at = np.unique(cols, return_inverse=True)
+    a = np.repeat(ua, ub.size).astype(np.float64)
+    b = np.tile(ub, ua.size).astype(np.float64)
+    lo, hi = _window(a, b, n)
+    length = np.maximum(hi - lo + 1, 0)
+    # Size 0 (padding) gets an empty window, so it adds nothing.
+    grid_terms = int(length.sum())
+    one_by_one_terms = np.count_nonzero(rows) * np.count_nonzero(cols) / rows.shape[0] * length.mean()
+    if grid_terms > max(one_by_one_terms, _CHUNK_TERMS):
+        return _emi_one_by_one(rows, cols)
+    inner = _emi_pair_sums(n, a, b, lo, length).reshape(ua.size, ub.size)
+    a_counts = _counts_per_row(a_at.reshape(rows.shape), ua.size)
+    b_counts = _counts_per_row(b_at.reshape(cols.shape), ub.size)
+    return np.einsum("ij,jk,ik->i", a_counts, inner, b_counts)
+
+
+def _counts_per_row(codes: np.ndarray, size: int) -> np.ndarray:
+    """(B, size) matrix: how often each code occurs in each row of ``codes``."""
+    flat = codes + size * np.arange(codes.shape[0])[:, None]
+    return np.bincount(flat.ravel(), minlength=codes.shape[0] * size).reshape(codes.shape[0], size).astype(np.float64)
+
+
+def _emi_one_by_one(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    out = np.empty(rows.shape[0])
     seen: dict = {}
-    for i, (r, c) in enumerate(zip(row_sums, col_sums)):
-        r = np.sort(r[r > 0]).astype(np.int64)
-        c = np.sort(c[c > 0]).astype(np.int64)
+    for i, (r, c) in enumerate(zip(rows, cols)):
+        r, c = np.sort(r[r > 0]), np.sort(c[c > 0])
         key = (r.tobytes(), c.tobytes())
         if key not in seen:
             seen[key] = expected_mi_from_sizes(r, c)
@@ -122,15 +162,13 @@ def expected_mi_batch(row_sums: np.ndarray, col_sums: np.ndarray) -> np.ndarray:
     return out
 
 
-def _emi_sum(n, a, b, mult, lo, length) -> float:
-    """Σ over the (a, b) pairs of mult · Σ_k (k/n) log(n k/(a b)) P(k; a, b, n)."""
-    keep = length > 0
-    a, b, mult, lo, length = a[keep], b[keep], mult[keep], lo[keep], length[keep]
+def _emi_terms_in_chunks(n, a, b, lo, length):
+    """Yield (pair index, term) arrays, chunk by chunk, of
+    (k/n) log(n k/(a b)) P(k; a, b, n) over each pair's window of k."""
     # log P(k) = const(a, b) − lnΓ(k+1) − lnΓ(a−k+1) − lnΓ(b−k+1) − lnΓ(n−a−b+k+1)
     const = (gammaln(a + 1) + gammaln(b + 1) + gammaln(n - a + 1) + gammaln(n - b + 1)
              - gammaln(n + 1))
     log_n = math.log(n)
-    total = 0.0
     ends = np.cumsum(length)
     start = 0
     while start < a.size:
@@ -145,7 +183,22 @@ def _emi_sum(n, a, b, mult, lo, length) -> float:
         aa, bb = a[seg][pair], b[seg][pair]
         log_p = (const[seg][pair] - gammaln(k + 1) - gammaln(aa - k + 1) - gammaln(bb - k + 1)
                  - gammaln(n - aa - bb + k + 1))
-        term = (k / n) * (log_n + np.log(k) - np.log(aa) - np.log(bb)) * np.exp(log_p)
-        total += float(np.sum(term * mult[seg][pair]))
+        yield start + pair, (k / n) * (log_n + np.log(k) - np.log(aa) - np.log(bb)) * np.exp(log_p)
         start = stop
-    return total
+
+
+def _emi_sum(n, a, b, mult, lo, length) -> float:
+    """Σ over the (a, b) pairs of mult · Σ_k (k/n) log(n k/(a b)) P(k; a, b, n)."""
+    keep = length > 0
+    a, b, mult, lo, length = a[keep], b[keep], mult[keep], lo[keep], length[keep]
+    chunks = _emi_terms_in_chunks(n, a, b, lo, length)
+    return sum((float(np.sum(term * mult[pair])) for pair, term in chunks), 0.0)
+
+
+def _emi_pair_sums(n, a, b, lo, length) -> np.ndarray:
+    """Σ_k (k/n) log(n k/(a b)) P(k; a, b, n) for each (a, b) pair (0 where the window is empty)."""
+    out = np.zeros(a.size)
+    keep = np.flatnonzero(length > 0)
+    for pair, term in _emi_terms_in_chunks(n, a[keep], b[keep], lo[keep], length[keep]):
+        out[keep] += np.bincount(pair, weights=term, minlength=keep.size)
+    return out

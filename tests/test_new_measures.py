@@ -19,7 +19,7 @@ from hypothesis.extra.numpy import arrays
 from sklearn.metrics import cluster as skc
 
 import metrics
-from metrics.expected import expected_mi_batch, expected_mutual_information
+from metrics.expected import expected_mi_batch, expected_mi_from_sizes, expected_mutual_information
 
 M = metrics.MEASURES
 C = metrics.Contingency
@@ -132,6 +132,30 @@ def test_expected_mi_batch_shares_margins_and_equals_scalar():
     ours = expected_mi_batch(batch.row_sums, batch.col_sums)
     for arr, e in zip(tables, ours):
         assert close(e, expected_mutual_information(C.from_table(arr)), 1e-13)
+
+
+def test_expected_mi_batch_grid_and_one_by_one_paths_agree_with_scalar(monkeypatch):
+    """Random-model samples (every table its own margins, padding zeros, several n in one
+    batch) through the shared size grid and through the table-by-table fallback."""
+    from metrics import chance, expected
+    t = C.from_table(np.array([[9, 1, 0], [2, 7, 3], [0, 4, 14]]))
+    dense, _ = chance.draw_tables(t, "all", 60, 5).chunks[0]
+    rows, cols = dense.sum(axis=2).astype(np.int64), dense.sum(axis=1).astype(np.int64)
+    extra_r, extra_c = np.zeros((2, rows.shape[1]), np.int64), np.zeros((2, cols.shape[1]), np.int64)
+    extra_r[0, 1:3], extra_c[0, [0, 2]] = (3, 1), (2, 2)  # another n, with padding zeros
+    extra_r[1, 0], extra_c[1, 1] = 1, 1  # n = 1
+    rows, cols = np.vstack([rows, extra_r]), np.vstack([cols, extra_c])
+    scalar = [expected_mi_from_sizes(r, c) if r.sum() > 1 else 0.0 for r, c in zip(rows, cols)]
+    grid = expected_mi_batch(rows, cols)
+    calls = []
+    real = expected._emi_one_by_one
+    monkeypatch.setattr(expected, "_emi_one_by_one", lambda r, c: calls.append(len(r)) or real(r, c))
+    monkeypatch.setattr(expected, "_CHUNK_TERMS", 1)  # the grid now always costs more than the tables
+    alone = expected_mi_batch(rows, cols)
+    assert calls, "the fallback was not taken"
+    for s, g, a in zip(scalar, grid, alone):
+        assert close(g, s, 1e-13) and close(a, s, 1e-13)
+    assert len(set(np.round(grid, 12))) > 10  # the draws really had different margins
 
 
 # --------------------------------------------------------------------------- pair counting

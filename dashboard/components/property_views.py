@@ -26,7 +26,7 @@ from metrics import generators, properties, resources
 
 from .charts import figure, fmt
 from .generator_views import DIFF_STYLE, PALETTE
-from .readout import escape_label, styled
+from .readout import escape_label, for_table
 from .tables import fingerprint, settings_for
 
 
@@ -106,7 +106,7 @@ def show_evidence(ev: dict) -> None:
     for col, (name, frame) in zip(cols, tables.items()):
         with col:
             st.caption(f"Table {name}" if name != "counterexample" else "Counterexample table")
-            st.table(styled(frame))
+            st.table(for_table(frame))
 
 
 def show_check(name: str, entry: dict) -> None:
@@ -331,8 +331,17 @@ def family_properties(family: str, seed: int = 0, trials: int = 200) -> pd.DataF
     return properties.properties_frame(family_checks(family, seed, trials))
 
 
+# properties_matrix_long's frames, by (seed, trials): built once per server from the families'
+# cached checks and shared read-only (only show_matrix reads it), instead of copying five cached
+# frames out of st.cache_data and joining them on every rerun of the page.
+_MATRIX_LONG: dict[tuple[int, int], pd.DataFrame] = {}
+
+
 def properties_matrix_long(seed: int = MATRIX_SEED, trials: int = MATRIX_TRIALS) -> pd.DataFrame:
-    """``properties_table`` of every measure, family by family under a progress bar."""
+    """``properties_table`` of every measure, family by family under a progress bar the first
+    time (the server's start computes it: dashboard/warm.py)."""
+    if (seed, trials) in _MATRIX_LONG:
+        return _MATRIX_LONG[seed, trials]
     fams = list(metrics.FAMILIES)
     bar = st.progress(0.0, text="Checking every measure's properties …")
     frames = []
@@ -341,7 +350,7 @@ def properties_matrix_long(seed: int = MATRIX_SEED, trials: int = MATRIX_TRIALS)
                                          f"({i + 1}/{len(fams)}) …")
         frames.append(family_properties(fam, seed, trials))
     bar.empty()
-    return pd.concat(frames, ignore_index=True)
+    return _MATRIX_LONG.setdefault((seed, trials), pd.concat(frames, ignore_index=True))
 
 
 def matrix_frames(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

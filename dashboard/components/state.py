@@ -259,9 +259,22 @@ def link_params(params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     return out
 
 
+# The app's pages by script path ("app_pages/compare.py"), from dashboard/app.py's st.navigation.
+# st.page_link given a path resolves it on every call (the working directory, realpath, a scan of
+# the pages): about a third of what a link costs, and the gallery draws thirty links per rerun.
+# Given the st.Page it skips all that. The same for every session: a page's object is only read.
+_PAGES: dict[str, st.Page] = {}
+
+
+def app_page(script: str, **kwargs) -> st.Page:
+    """``st.Page(script, **kwargs)``, also the target of :func:`page_link`'s links to ``script``."""
+    _PAGES[script] = page = st.Page(script, **kwargs)
+    return page
+
+
 def page_link(page: str, label: str, params: Mapping[str, Any] | None = None, **kwargs) -> None:
     """``st.page_link`` to ``page`` as a link that determines its state (see :func:`link_params`)."""
-    st.page_link(page, label=label, query_params=link_params(params), **kwargs)
+    st.page_link(_PAGES.get(page, page), label=label, query_params=link_params(params), **kwargs)
 
 
 # ---------------------------------------------------------------- keyed options (the URL by hand)
