@@ -19,7 +19,6 @@ from metrics import generators
 
 DEFAULT_MEASURE = "vi"
 DEFAULT_TABLE = "rh_figure3"
-DEMO_TABS = ["n-invariance: scale", "Symmetry: transpose", "Convex additivity: split / merge", pv.RANGE_TAB]
 
 
 def _label(k: str) -> str:
@@ -43,7 +42,7 @@ page_state("property_checker",
            Param("p_m", DEFAULT_MEASURE, options=metrics.MEASURES, what="measure"),
            Param("p_seed", 0, bound=True),
            Param("p_t", DEFAULT_TABLE, options=load_presets, what="table"),
-           Param(pv.TAB_KEY, DEMO_TABS[0], bound=True),
+           Param(pv.TAB_KEY, pv.DEMO_TABS[0], bound=True),
            Param("p_lam", 2, bound=True), Param("p_T", False, bound=True),
            Param("p_op", "split", options=["split", "merge"], what="operation"),
            Param("p_sc", what="cluster"), Param("p_parts", 2, bound=True), Param("p_mc", what="cluster"))
@@ -82,7 +81,10 @@ with cols[len(pv.WU_PROPERTIES) % 2]:
 @st.fragment
 def demos(key: str, result: dict, settings) -> None:
     """Scale, transpose, split/merge and VI's range on a table: a fragment, so moving a demo's
-    slider reruns only the demos (the matrix below does not depend on them)."""
+    slider reruns only the demos (the matrix below does not depend on them). Only the open tab
+    runs (the tabs are bound to the URL: ``?p_tab=…`` opens one): a new measure or table
+    redraws one demo, not four. The closed tabs' widgets keep their values (bound ones are
+    kept by Streamlit, keyed options by components/state.py)."""
     m = metrics.MEASURES[key]
     st.subheader("See it happen")
     presets = load_presets()
@@ -93,101 +95,105 @@ def demos(key: str, result: dict, settings) -> None:
     st.caption(f"{presets[preset].provenance}. n = {fmt(t.n)}, {t.shape[0]} classes × {t.shape[1]} clusters.")
     base = evaluate_cached(t, settings.log_base, settings.beta)
 
-    tab_scale, tab_t, tab_split, tab_range = st.tabs(DEMO_TABS, key=pv.TAB_KEY, bind="query-params")
-    with tab_scale:
-        lam = st.slider("λ — every cell times λ", 1, 10, 2, key="p_lam", bind="query-params")
-        scaled = generators.scale(t, lam)
-        sv = evaluate_cached(scaled, settings.log_base, settings.beta)
-        st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}({lam}·table) = **{_value(sv, key)}**: "
-                    f"{_same(base, sv, key)}.")
-        curve = pv.scale_curve(t, key, tuple(range(1, 11)), settings.log_base, settings.beta)
-        st.plotly_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
-                        key="pc_scale_chart", width="stretch")
-        st.caption(f"{m.symbol} of `metrics.generators.scale(table, λ)` for λ = 1…10. An n-invariant measure draws a "
-                   "flat line; pair counts C(λx, 2) do not scale with λ, so pair-counting measures drift.")
+    tab_scale, tab_t, tab_split, tab_range = st.tabs(pv.DEMO_TABS, key=pv.TAB_KEY, bind="query-params")
+    if tab_scale.open:
+        with tab_scale:
+            lam = st.slider("λ — every cell times λ", 1, 10, 2, key="p_lam", bind="query-params")
+            scaled = generators.scale(t, lam)
+            sv = evaluate_cached(scaled, settings.log_base, settings.beta)
+            st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}({lam}·table) = **{_value(sv, key)}**: "
+                        f"{_same(base, sv, key)}.")
+            curve = pv.scale_curve(t, key, tuple(range(1, 11)), settings.log_base, settings.beta)
+            st.plotly_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
+                            key="pc_scale_chart", width="stretch")
+            st.caption(f"{m.symbol} of `metrics.generators.scale(table, λ)` for λ = 1…10. An n-invariant measure draws a "
+                       "flat line; pair counts C(λx, 2) do not scale with λ, so pair-counting measures drift.")
 
-    with tab_t:
-        transpose = st.toggle("Transpose: classes become clusters and clusters classes", key="p_T", bind="query-params")
-        shown = t.T if transpose else t
-        tv = evaluate_cached(t.T, settings.log_base, settings.beta)
-        fig, summary = table_heatmap(shown, max_rows=30, max_cols=60, height=300)
-        st.plotly_chart(fig, key="pc_transpose_heatmap", width="stretch")
-        st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}(tableᵀ) = **{_value(tv, key)}**: "
-                    f"{_same(base, tv, key)}. Showing the table{'ᵀ' if transpose else ''}: "
-                    f"{m.symbol} = **{_value(tv if transpose else base, key)}**.")
+    if tab_t.open:
+        with tab_t:
+            transpose = st.toggle("Transpose: classes become clusters and clusters classes", key="p_T", bind="query-params")
+            shown = t.T if transpose else t
+            tv = evaluate_cached(t.T, settings.log_base, settings.beta)
+            fig, summary = table_heatmap(shown, max_rows=30, max_cols=60, height=300)
+            st.plotly_chart(fig, key="pc_transpose_heatmap", width="stretch")
+            st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}(tableᵀ) = **{_value(tv, key)}**: "
+                        f"{_same(base, tv, key)}. Showing the table{'ᵀ' if transpose else ''}: "
+                        f"{m.symbol} = **{_value(tv if transpose else base, key)}**.")
 
-    with tab_split:
-        labels = {str(c): c for c in t.col_labels}
-        names = list(labels)
-        # Synced by hand, not bound: a bound widget writes its label ("merge clusters") into the URL.
-        url_state("p_op", ["split", "merge"], "split", "operation")
-        op = st.segmented_control("Operation", ["split", "merge"], required=True, key="p_op",
-                                  format_func={"split": "split a cluster", "merge": "merge clusters"}.get)
-        url_commit("p_op", "split")
-        after, problem = None, None
-        if op == "split":
-            s1, s2 = st.columns([2, 3])
-            with s1:
-                url_state("p_sc", names, names[0], "cluster")
-                if st.session_state.get("p_sc") not in names:   # kept from another table
-                    st.session_state["p_sc"] = names[0]
-                cluster = st.selectbox("Cluster to split", names, key="p_sc")
-                url_commit("p_sc", names[0])
-            with s2:
-                parts = st.slider("Into equal parts", 2, 8, 2, key="p_parts", bind="query-params")
-            try:
-                after = generators.split(t, labels[cluster], parts)
-            except ValueError as exc:
-                problem = f"This split cannot be made: {exc}."
-            what = f"{cluster} split into {parts}"
-        else:
-            default = names[:2]
-            url_state("p_mc", names, default, "cluster", multi=True)
-            st.session_state["p_mc"] = [c for c in st.session_state.get("p_mc", []) if c in names]
-            chosen = st.multiselect("Clusters to merge", names, key="p_mc")
-            url_commit("p_mc", default)
-            if len(chosen) < 2:
-                problem = "Choose at least two clusters to merge" + (
-                    " — this table has only one cluster: pick another table above." if len(names) < 2 else ".")
-            else:
-                try:
-                    after = generators.merge(t, [labels[c] for c in chosen])
-                except ValueError as exc:
-                    problem = f"These clusters cannot be merged: {exc}."
-            what = " + ".join(chosen)
-        if problem:
-            st.warning(problem)
-        else:
-            av = evaluate_cached(after, settings.log_base, settings.beta)
-            h1, h2 = st.columns(2)
-            with h1:
-                st.caption("Before")
-                st.plotly_chart(table_heatmap(t, max_rows=30, max_cols=60, height=280)[0], key="pc_before_heatmap",
-                                width="stretch")
-            with h2:
-                st.caption(f"After: {escape_markdown(what)}")
-                st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0], key="pc_after_heatmap",
-                                width="stretch")
-            st.markdown(f"{m.symbol} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
+    if tab_split.open:
+        with tab_split:
+            labels = {str(c): c for c in t.col_labels}
+            names = list(labels)
+            # Synced by hand, not bound: a bound widget writes its label ("merge clusters") into the URL.
+            url_state("p_op", ["split", "merge"], "split", "operation")
+            op = st.segmented_control("Operation", ["split", "merge"], required=True, key="p_op",
+                                      format_func={"split": "split a cluster", "merge": "merge clusters"}.get)
+            url_commit("p_op", "split")
+            after, problem = None, None
             if op == "split":
-                curve = pv.split_curve(t, labels[cluster], key, tuple(range(2, 9)), settings.log_base, settings.beta)
-                st.plotly_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}", m.symbol,
-                                               current_x=parts), key="pc_split_chart", width="stretch")
-        verdict = "is" if result["convex_additivity"]["holds"] else "is not"
-        st.caption(f"`metrics.generators.split` divides every cell of the cluster equally (whole items by largest "
-                   f"remainder), so each class keeps its share in every part: the new clustering refines the old one. "
-                   f"Convex additivity says a measure of a partition against its refinement is the size-weighted mean "
-                   f"of the measure within each block — splits and merges act locally. {m.symbol} {verdict} convex "
-                   "additive on the checked cases (above).")
+                s1, s2 = st.columns([2, 3])
+                with s1:
+                    url_state("p_sc", names, names[0], "cluster")
+                    if st.session_state.get("p_sc") not in names:   # kept from another table
+                        st.session_state["p_sc"] = names[0]
+                    cluster = st.selectbox("Cluster to split", names, key="p_sc")
+                    url_commit("p_sc", names[0])
+                with s2:
+                    parts = st.slider("Into equal parts", 2, 8, 2, key="p_parts", bind="query-params")
+                try:
+                    after = generators.split(t, labels[cluster], parts)
+                except ValueError as exc:
+                    problem = f"This split cannot be made: {exc}."
+                what = f"{cluster} split into {parts}"
+            else:
+                default = names[:2]
+                url_state("p_mc", names, default, "cluster", multi=True)
+                st.session_state["p_mc"] = [c for c in st.session_state.get("p_mc", []) if c in names]
+                chosen = st.multiselect("Clusters to merge", names, key="p_mc")
+                url_commit("p_mc", default)
+                if len(chosen) < 2:
+                    problem = "Choose at least two clusters to merge" + (
+                        " — this table has only one cluster: pick another table above." if len(names) < 2 else ".")
+                else:
+                    try:
+                        after = generators.merge(t, [labels[c] for c in chosen])
+                    except ValueError as exc:
+                        problem = f"These clusters cannot be merged: {exc}."
+                what = " + ".join(chosen)
+            if problem:
+                st.warning(problem)
+            else:
+                av = evaluate_cached(after, settings.log_base, settings.beta)
+                h1, h2 = st.columns(2)
+                with h1:
+                    st.caption("Before")
+                    st.plotly_chart(table_heatmap(t, max_rows=30, max_cols=60, height=280)[0], key="pc_before_heatmap",
+                                    width="stretch")
+                with h2:
+                    st.caption(f"After: {escape_markdown(what)}")
+                    st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0], key="pc_after_heatmap",
+                                    width="stretch")
+                st.markdown(f"{m.symbol} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
+                if op == "split":
+                    curve = pv.split_curve(t, labels[cluster], key, tuple(range(2, 9)), settings.log_base, settings.beta)
+                    st.plotly_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}", m.symbol,
+                                                   current_x=parts), key="pc_split_chart", width="stretch")
+            verdict = "is" if result["convex_additivity"]["holds"] else "is not"
+            st.caption(f"`metrics.generators.split` divides every cell of the cluster equally (whole items by largest "
+                       f"remainder), so each class keeps its share in every part: the new clustering refines the old one. "
+                       f"Convex additivity says a measure of a partition against its refinement is the size-weighted mean "
+                       f"of the measure within each block — splits and merges act locally. {m.symbol} {verdict} convex "
+                       "additive on the checked cases (above).")
 
-    with tab_range:
-        keys = ["vi", "nvi"] + ([key] if key not in ("vi", "nvi") else [])
-        st.plotly_chart(pv.range_chart(tuple(keys), settings.log_base, settings.beta), key="pc_range_chart",
-                        width="stretch")
-        st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport 2009). "
-                   f"Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "
-                   f"{facts.nvi_reference_text(pv.CLASS_SIZE)} Values in {settings.unit}, from `metrics.evaluate` of "
-                   "`metrics.generators`' tables.")
+    if tab_range.open:
+        with tab_range:
+            keys = ["vi", "nvi"] + ([key] if key not in ("vi", "nvi") else [])
+            st.plotly_chart(pv.range_chart(tuple(keys), settings.log_base, settings.beta), key="pc_range_chart",
+                            width="stretch")
+            st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport 2009). "
+                       f"Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "
+                       f"{facts.nvi_reference_text(pv.CLASS_SIZE)} Values in {settings.unit}, from `metrics.evaluate` of "
+                       "`metrics.generators`' tables.")
 
 
 demos(key, result, settings)

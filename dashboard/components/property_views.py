@@ -205,8 +205,10 @@ def line_figure(x, y, x_title: str, y_title: str, current_x=None, name: str = ""
 
 # ---------------------------------------------------------------- VI's range against NVI's
 # The demos' tabs are bound to the URL parameter TAB_KEY (its value is the label); links to the
-# range demo (the lesson, Home) name RANGE_TAB.
+# range demo (the lesson, Home) name RANGE_TAB. Only the open tab runs.
 TAB_KEY, RANGE_TAB = "p_tab", "VI's range grows with n"
+SCALE_TAB, TRANSPOSE_TAB, SPLIT_TAB = "n-invariance: scale", "Symmetry: transpose", "Convex additivity: split / merge"
+DEMO_TABS = [SCALE_TAB, TRANSPOSE_TAB, SPLIT_TAB, RANGE_TAB]
 CLASS_SIZE = 10       # [RR09] §5: classes of 10 items
 R_NOISE = 3           # solution R's noise in [RR09] Table 1
 RANGE_CLASSES = (2, 3, 4, 5, 10, 20, 50, 100, 200)

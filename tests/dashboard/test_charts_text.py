@@ -78,7 +78,11 @@ STATES = [
     ("generator_lab-failing-steps", GEN, {gv.TAB_KEY: gv.PROPERTIES_TAB, "g_fail": "true", "g_fm": "rand",
                                           "g_fp": "P2"}),
     ("property_checker", PC, {}),
-    ("property_checker-mirkin-merge", PC, {"p_m": "mirkin", "p_op": "merge"}),
+    # (the demos' tabs are bound to the URL, and only the open one runs)
+    ("property_checker-transpose", PC, {pv.TAB_KEY: pv.TRANSPOSE_TAB}),
+    ("property_checker-mirkin-merge", PC, {"p_m": "mirkin", "p_op": "merge", pv.TAB_KEY: pv.SPLIT_TAB}),
+    ("property_checker-split", PC, {pv.TAB_KEY: pv.SPLIT_TAB}),
+    ("property_checker-range", PC, {pv.TAB_KEY: pv.RANGE_TAB}),
     ("fuzzy_lab", FUZZY, FUZZY_SMALL),
     ("fuzzy_lab-share", FUZZY, {**FUZZY_SMALL, "fz_scheme": "share"}),
     # (the experiments' tabs are bound to the URL, and only the open one runs)

@@ -167,13 +167,16 @@ def test_the_unit_of_information_reaches_the_demos():
     assert bits != metrics.evaluate(t, ["vi"])["vi"]
     (line,) = [str(m.value) for m in at.markdown if "VI(2·table)" in str(m.value)]
     assert line.startswith(f"VI(table) = **{fmt(bits)}**")
+    at = open_page(p_m="vi", p_tab=pv.RANGE_TAB)
+    at.radio(key="log").set_value("bits").run()
+    no_trouble(at)
     ys = decoded(chart(at, "pc_range_chart")["data"][0]["y"])
     single = generators.single_cluster([pv.CLASS_SIZE] * pv.RANGE_CLASSES[0])
     assert ys[0] == pytest.approx(metrics.evaluate(single, ["vi"], log_base=2)["vi"], rel=1e-12)
 
 
 def test_transpose_toggle():
-    at = open_page(p_m="f_n", p_t="wu_table3_I")
+    at = open_page(p_m="f_n", p_t="wu_table3_I", p_tab=pv.TRANSPOSE_TAB)
     t = PRESETS["wu_table3_I"].contingency()
     assert np.array_equal(heat_z(at, "pc_transpose_heatmap"), t.to_dense())
     at.toggle(key="p_T").set_value(True).run()
@@ -186,7 +189,7 @@ def test_transpose_toggle():
 
 
 def test_split_and_merge_a_cluster():
-    at = open_page(p_m="vi")
+    at = open_page(p_m="vi", p_tab=pv.SPLIT_TAB)
     t = PRESETS["rh_figure3"].contingency()
     at.selectbox(key="p_sc").set_value("K2").run()
     at.slider(key="p_parts").set_value(3).run()
@@ -211,7 +214,7 @@ def test_split_and_merge_a_cluster():
 
 
 def test_a_new_table_drops_cluster_choices_it_does_not_have():
-    at = open_page()
+    at = open_page(p_tab=pv.SPLIT_TAB)
     at.selectbox(key="p_sc").set_value("Knoise1").run()
     at.selectbox(key="p_t").set_value("wu_table3_I").run()
     no_trouble(at)
@@ -223,7 +226,7 @@ def test_a_new_table_drops_cluster_choices_it_does_not_have():
 
 
 def test_vi_range_grows_with_n_and_nvi_does_not():
-    at = open_page()
+    at = open_page(p_tab=pv.RANGE_TAB)
     spec = chart(at, "pc_range_chart")
     curves = {(d["name"], d["yaxis"]): d for d in spec["data"]}
     vi_single = curves[("single cluster", "y")]
@@ -243,19 +246,44 @@ def test_vi_range_grows_with_n_and_nvi_does_not():
 
 
 # ---------------------------------------------------------------- links
+LINK = dict(p_m="nvi", p_t="wu_table10_I", p_lam="3", p_T="true", p_op="merge", p_mc=["P1", "P3"])
+
+
 def test_a_link_reproduces_the_page():
-    at = open_page(p_m="nvi", p_t="wu_table10_I", p_lam="3", p_T="true", p_op="merge", p_mc=["P1", "P3"])
+    """The link names every demo's state; each tab it opens shows its part (only the open tab runs)."""
+    at = open_page(**LINK, p_tab=pv.SPLIT_TAB)
     no_trouble(at)
     assert at.selectbox(key="p_m").value == "nvi" and at.selectbox(key="p_t").value == "wu_table10_I"
-    assert at.slider(key="p_lam").value == 3 and at.toggle(key="p_T").value is True
     assert at.multiselect(key="p_mc").value == ["P1", "P3"]
     t = PRESETS["wu_table10_I"].contingency()
     assert np.array_equal(heat_z(at, "pc_after_heatmap"), generators.merge(t, ["P1", "P3"]).to_dense())
     assert at.query_params["p_m"] == "nvi"
+    with pytest.raises(KeyError):      # the scale demo's tab is closed
+        chart(at, "pc_scale_chart")
+    at = open_page(**LINK, p_tab=pv.SCALE_TAB)
+    assert at.slider(key="p_lam").value == 3
+    at = open_page(**LINK, p_tab=pv.TRANSPOSE_TAB)
+    assert at.toggle(key="p_T").value is True
+    assert np.array_equal(heat_z(at, "pc_transpose_heatmap"), t.T.to_dense())
+
+
+def test_only_the_open_demo_runs():
+    keys = {pv.SCALE_TAB: {"pc_scale_chart"}, pv.TRANSPOSE_TAB: {"pc_transpose_heatmap"},
+            pv.SPLIT_TAB: {"pc_before_heatmap", "pc_after_heatmap", "pc_split_chart"}, pv.RANGE_TAB: {"pc_range_chart"}}
+    for tab, own in keys.items():
+        at = open_page(p_tab=tab)
+        no_trouble(at)
+        for other, theirs in keys.items():
+            for key in theirs:
+                if other == tab:
+                    assert chart(at, key)["data"], (tab, key)
+                else:
+                    with pytest.raises(KeyError):
+                        chart(at, key)
 
 
 def test_bad_links_are_reported():
-    at = open_page(p_m="no_such_measure", p_t="no_such_table", p_sc="K99")
+    at = open_page(p_m="no_such_measure", p_t="no_such_table", p_sc="K99", p_tab=pv.SPLIT_TAB)
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
     assert "no_such_measure" in warnings and "no_such_table" in warnings and "K99" in warnings
@@ -308,10 +336,13 @@ def test_wu_printed_cells_are_marked_and_disagreements_explained(default_page, t
     assert found[0][0] in markdown(default_page)
 
 
-def test_every_chart_the_page_sends_is_valid_plotly(default_page):
+@pytest.mark.parametrize("tab, keys", [
+    (pv.SCALE_TAB, ("pc_scale_chart",)), (pv.TRANSPOSE_TAB, ("pc_transpose_heatmap",)),
+    (pv.SPLIT_TAB, ("pc_before_heatmap", "pc_after_heatmap", "pc_split_chart")), (pv.RANGE_TAB, ("pc_range_chart",))])
+def test_every_chart_the_page_sends_is_valid_plotly(tab, keys):
     # The demos' figures are built without Plotly's validation (speed); validate what was sent.
     import plotly.graph_objects as go
 
-    for key in ("pc_scale_chart", "pc_transpose_heatmap", "pc_before_heatmap", "pc_after_heatmap",
-                "pc_split_chart", "pc_range_chart"):
-        go.Figure(chart(default_page, key))          # raises on an invalid property
+    at = open_page(p_tab=tab)
+    for key in keys:
+        go.Figure(chart(at, key))          # raises on an invalid property
