@@ -26,7 +26,7 @@ except (ValueError, KeyError) as exc:
     st.error(f"The paper values could not be read: {exc}. Check the files in assets/paper_values/.")
     st.stop()
 
-show_frame(gv.summary(frame), key="gal_summary", width="stretch")
+show_frame(gv.summary_table(), key="gal_summary", sortable=False, width="stretch")
 
 c1, c2 = st.columns([3, 1])
 with c1:

@@ -245,14 +245,19 @@ if result is not None:
                "solution's rank under that measure (1 = best; tied values share a rank). Hover for the raw value.")
     st.markdown("**Ranked first**")
     st.markdown(sv.first_places_markdown(result.ranks))
-    with st.expander("Values (the ranks are the heatmap's numbers, and in the CSV)"):
-        shown = result.values.rename(columns=sv.symbol).reset_index()
-        show_frame(shown, key="sol_values", hide_index=True, width="stretch")
-        d1, d2 = st.columns(2)
-        d1.download_button("Values (CSV)", result.values.to_csv().encode("utf-8"), file_name="solutions.csv",
-                           mime="text/csv", key="sol_dl_values", on_click="ignore")
-        d2.download_button("Ranks (CSV)", result.ranks.to_csv().encode("utf-8"), file_name="solution-ranks.csv",
-                           mime="text/csv", key="sol_dl_ranks", on_click="ignore")
+    # Drawn only while open (a closed expander runs nothing): a step of a control pays for no
+    # Styler it does not show.
+    values_box = st.expander("Values (the ranks are the heatmap's numbers, and in the CSV)", key="sol_values_box",
+                             on_change="rerun")
+    if values_box.open:
+        with values_box:
+            shown = result.values.rename(columns=sv.symbol).reset_index()
+            show_frame(shown, key="sol_values", hide_index=True, width="stretch")
+            d1, d2 = st.columns(2)
+            d1.download_button("Values (CSV)", result.values.to_csv().encode("utf-8"), file_name="solutions.csv",
+                               mime="text/csv", key="sol_dl_values", on_click="ignore")
+            d2.download_button("Ranks (CSV)", result.ranks.to_csv().encode("utf-8"), file_name="solution-ranks.csv",
+                               mime="text/csv", key="sol_dl_ranks", on_click="ignore")
     for key, per in result.why_not.items():
         st.caption(f"{escape_markdown(sv.symbol(key))} is not computed for "
                    f"{', '.join(escape_markdown(n) for n in per)}: {escape_markdown(next(iter(per.values())))}")

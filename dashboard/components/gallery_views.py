@@ -36,10 +36,18 @@ STATUS_CELL = {"agrees": ":green[**✓**]", "truncated": ":orange[**≈** trunca
 TABLE_COLUMNS = {"mark": " ", "item": "Item", "printed": "Printed", "computed": "Computed", "why": "Why / how"}
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_resource(show_spinner=False)
 def gallery_frame() -> pd.DataFrame:
-    """``metrics.gallery.gallery_frame()``, computed once per server (a few seconds)."""
+    """``metrics.gallery.gallery_frame()``, computed once per server (a few seconds). Shared
+    read-only: st.cache_data would unpickle a copy of its few hundred rows on every rerun."""
     return gallery.gallery_frame()
+
+
+@st.cache_resource(show_spinner=False)
+def summary_table() -> pd.DataFrame:
+    """:func:`summary` of the gallery, once per server (shared read-only, so its table is also
+    converted for the browser once: ``readout.show_frame``)."""
+    return summary(gallery_frame())
 
 
 def summary(frame: pd.DataFrame) -> pd.DataFrame:

@@ -88,6 +88,9 @@ def check_verdict(at: AppTest, frame: pd.DataFrame) -> None:
 def test_default_presets_show_compare_solutions_of_the_tables():
     at = open_page()
     no_trouble(at)
+    assert not [df for df in at.dataframe if "solution" in df.value.columns]   # the values' box is closed …
+    at.session_state["sol_values_box"] = True                                  # … and drawn once opened
+    at.run()
     gold, sols = spelled_out(sv.DEFAULT_PRESETS)
     frame = metrics.compare_solutions(gold, sols, sv.DEFAULT_KEYS)
     check_verdict(at, frame)
