@@ -74,7 +74,7 @@ def main() -> None:
         start = time.monotonic()
         done = warm()
         failed = {page: why for page, why in done.items() if isinstance(why, str)}
-        print(f"Partition Lab: {len(done) - len(failed)} heavy page(s) computed for their first visitors "
+        print(f"Partition Lab: {len(done) - len(failed)} heavy page state(s) computed for their first visitors "
               f"in {time.monotonic() - start:.1f} s" + "".join(f"; {p} not warmed ({why})" for p, why in failed.items()),
               file=sys.stderr, flush=True)
     # Everything alive now — the libraries, the warmed caches: a few hundred thousand objects —
