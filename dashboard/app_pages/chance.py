@@ -213,7 +213,7 @@ def table_tab() -> None:
               and m.family in (families or [])]
     if absent:
         st.caption(f"Not computed for this table: {escape_markdown(', '.join(absent))}.")
-    frame = cv.profile_frame(result.profile, keys)
+    frame = cv.profile_table(picked.table, model, samples, seed, settings.log_base, settings.beta, tuple(keys))
     show_frame(frame, key="ch_profile", percent=["percentile"], sortable=False, hide_index=True, width="stretch",
                column_order=[c for c in frame.columns if c != "key"],
                column_config={c: {"label": cv.PROFILE_LABELS.get(c, c), "help": h} for c, h in cv.PROFILE_HELP.items()})

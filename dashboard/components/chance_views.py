@@ -305,6 +305,15 @@ def table_null(t: metrics.Contingency, model: str, samples: int, seed: int, log_
     return NullResult(draws, profile, spread)
 
 
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs={metrics.Contingency: cells_key})
+def profile_table(t: metrics.Contingency, model: str, samples: int, seed: int, log_base: float, beta: float,
+                  keys: tuple[str, ...]) -> pd.DataFrame:
+    """:func:`profile_frame` of :func:`table_null`'s profile for the measures ``keys``, shared
+    read-only: ``readout.show_frame`` then formats and converts it once, not on every rerun (the
+    frame and its text were half of what choosing a table whose null distribution is cached cost)."""
+    return profile_frame(table_null(t, model, samples, seed, log_base, beta).profile, list(keys))
+
+
 def warm_tables(presets: dict[str, Preset]) -> int:
     """Fill :func:`table_null`'s cache for every preset in the table tab's default state (its
     model and draws, the default seed, nats, β = 1), with the arguments the page passes: choosing

@@ -423,6 +423,10 @@ def test_a_link_copied_from_the_address_bar_reproduces_the_table_tab():
     no_trouble(again)
     assert state_of(again) == state_of(at)
     assert profile_table(again).equals(profile_table(at))
+    # The rows follow the families (the profile's frame is cached per table, model and measures).
+    assert {metrics.MEASURES[k].family for k in profile_table(at).index} == {"information", "pairs"}
+    at.pills(key="ch_fam").set_value(["pairs"]).run()
+    assert {metrics.MEASURES[k].family for k in profile_table(at).index} == {"pairs"}
 
 
 def test_defaults_are_left_out_of_the_url_and_reset_restores_them():
