@@ -54,11 +54,17 @@ def _pairs_of_sizes(n: int, row_sums, col_sums):
     """Distinct (class size, cluster size) pairs, their multiplicities and windows."""
     ua, ca = np.unique(np.asarray(row_sums, dtype=np.int64), return_counts=True)
     ub, cb = np.unique(np.asarray(col_sums, dtype=np.int64), return_counts=True)
+    mult = np.repeat(ca, ub.size).astype(np.float64) * np.tile(cb, ua.size)
+    a, b, lo, length = _size_grid(n, ua, ub)
+    return n, a, b, mult, lo, length
+
+
+def _size_grid(n: int, ua: np.ndarray, ub: np.ndarray):
+    """Every (class size, cluster size) pair of the distinct sizes, row-major, with its window of k."""
     a = np.repeat(ua, ub.size).astype(np.float64)
     b = np.tile(ub, ua.size).astype(np.float64)
-    mult = np.repeat(ca, ub.size).astype(np.float64) * np.tile(cb, ua.size)
     lo, hi = _window(a, b, n)
-    return n, a, b, mult, lo, np.maximum(hi - lo + 1, 0)
+    return a, b, lo, np.maximum(hi - lo + 1, 0)
 
 
 def _size_pairs(t: Contingency):
@@ -129,10 +135,7 @@ def expected_mi_batch(row_sums: np.ndarray, col_sums: np.ndarray) -> np.ndarray:
 def _emi_same_n(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     ua, a_at = np.unique(rows, return_inverse=True)
     ub, b_at = np.unique(cols, return_inverse=True)
-    a = np.repeat(ua, ub.size).astype(np.float64)
-    b = np.tile(ub, ua.size).astype(np.float64)
-    lo, hi = _window(a, b, n)
-    length = np.maximum(hi - lo + 1, 0)
+    a, b, lo, length = _size_grid(n, ua, ub)
     # Size 0 (padding) gets an empty window, so it adds nothing.
     grid_terms = int(length.sum())
     one_by_one_terms = np.count_nonzero(rows) * np.count_nonzero(cols) / rows.shape[0] * length.mean()

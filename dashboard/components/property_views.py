@@ -333,26 +333,13 @@ def family_properties(family: str, seed: int = 0, trials: int = 200) -> pd.DataF
     return properties.properties_frame(family_checks(family, seed, trials))
 
 
-# properties_matrix_long's frames, by (seed, trials): built once per server from the families'
-# cached checks and shared read-only (only show_matrix reads it), instead of copying five cached
-# frames out of st.cache_data and joining them on every rerun of the page.
-_MATRIX_LONG: dict[tuple[int, int], pd.DataFrame] = {}
-
-
+# Shared read-only (only show_matrix reads it), not copied out of st.cache_data and joined
+# from five cached frames on every rerun of the page. The spinner shows only on a miss, which the
+# server's start takes (dashboard/warm.py computes the families' checks).
+@st.cache_resource(max_entries=4, show_spinner="Checking every measure's properties (once per server) …")
 def properties_matrix_long(seed: int = MATRIX_SEED, trials: int = MATRIX_TRIALS) -> pd.DataFrame:
-    """``properties_table`` of every measure, family by family under a progress bar the first
-    time (the server's start computes it: dashboard/warm.py)."""
-    if (seed, trials) in _MATRIX_LONG:
-        return _MATRIX_LONG[seed, trials]
-    fams = list(metrics.FAMILIES)
-    bar = st.progress(0.0, text="Checking every measure's properties …")
-    frames = []
-    for i, fam in enumerate(fams):
-        bar.progress(i / len(fams), text=f"Checking properties: {metrics.FAMILIES[fam]} measures "
-                                         f"({i + 1}/{len(fams)}) …")
-        frames.append(family_properties(fam, seed, trials))
-    bar.empty()
-    return _MATRIX_LONG.setdefault((seed, trials), pd.concat(frames, ignore_index=True))
+    """``properties_table`` of every measure, family by family."""
+    return pd.concat([family_properties(fam, seed, trials) for fam in metrics.FAMILIES], ignore_index=True)
 
 
 def matrix_frames(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

@@ -15,8 +15,6 @@ import hashlib
 import json
 import math
 import pickle
-import threading
-from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
@@ -221,35 +219,24 @@ def settings_for(keys, log_base: float, beta: float) -> tuple[float, float]:
             beta if any(m.uses_beta for m in ms) else 1.0)
 
 
-# The latest whole evaluations, by (table digest, log base, β), in front of the groups' caches:
-# st.cache_data hands out a copy of its value through pickle on every hit, and four groups per
-# table cost the property checker's demos (four tables) ~10 ms a rerun. The values are floats,
-# handed out in a new dict, so no caller can change the kept one.
-_EVALUATED: OrderedDict[tuple, dict[str, float]] = OrderedDict()
-_EVALUATED_MAX = 512
-_EVALUATED_LOCK = threading.Lock()
+@st.cache_resource(max_entries=512, show_spinner=False)
+def _evaluated(digest: str, _t: metrics.Contingency, log_base: float, beta: float) -> dict[str, float]:
+    """The whole evaluation, shared by reference in front of the groups' caches: st.cache_data
+    hands out a pickled copy on every hit, and four groups per table cost the property checker's
+    demos (four tables) ~10 ms a rerun. :func:`evaluate_cached` hands out a new dict, so no
+    caller can change the kept one."""
+    parts = {}
+    for (uses_log, uses_beta), keys in _GROUPS.items():
+        if keys:
+            parts.update(_evaluate_group(digest, _t, (uses_log, uses_beta), log_base if uses_log else math.e,
+                                         beta if uses_beta else 1.0))
+    return {k: parts[k] for k in metrics.MEASURES if k in parts}
 
 
 def evaluate_cached(t: metrics.Contingency, log_base: float = math.e, beta: float = 1.0) -> dict[str, float]:
     """``metrics.evaluate`` of every registered measure (those that apply to ``t``, in registry
     order), cached per table and, measure by measure, per the log base and β it depends on."""
-    digest = fingerprint(t)
-    key = (digest, float(log_base), float(beta))
-    with _EVALUATED_LOCK:
-        if key in _EVALUATED:
-            _EVALUATED.move_to_end(key)
-            return dict(_EVALUATED[key])
-    parts = {}
-    for (uses_log, uses_beta), keys in _GROUPS.items():
-        if keys:
-            parts.update(_evaluate_group(digest, t, (uses_log, uses_beta), log_base if uses_log else math.e,
-                                         beta if uses_beta else 1.0))
-    values = {k: parts[k] for k in metrics.MEASURES if k in parts}
-    with _EVALUATED_LOCK:
-        _EVALUATED[key] = values
-        while len(_EVALUATED) > _EVALUATED_MAX:
-            _EVALUATED.popitem(last=False)
-    return dict(values)
+    return dict(_evaluated(fingerprint(t), t, float(log_base), float(beta)))
 
 
 DENSE_CSV_CELLS = 10**6
