@@ -1,6 +1,7 @@
-"""Compiled kernels (numba, the optional ``fast`` extra): counting and assignment.
+"""Compiled kernels (numba, the optional ``fast`` extra): counting, cell sums and assignment.
 
-Imported only by :mod:`metrics._counting` and :mod:`metrics.matching`, and only when
+Reached only through :func:`metrics._counting.compiled_kernels` (by the counting, by
+``Contingency.compiled_cell_stats`` and by :mod:`metrics.matching`), and only when
 numba is installed (``pip install partition-lab[fast]``); every kernel here has a
 pure-numpy/scipy counterpart that gives the same result, and the test suite runs the
 two against each other. Compiled code is cached on disk (``cache=True``), so the
@@ -55,6 +56,52 @@ def count_pairs(a, b, hi_a, hi_b, out):
             return i
         flat[x * stride + y] += 1
     return a.shape[0]
+
+
+# --------------------------------------------------------------------------- cell sums
+@njit(cache=True, nogil=True)
+def grid_cell_stats(grid, a, b):
+    """One pass over a count grid's cells for the measures that read every cell.
+
+    With a_i the row sums and b_j the column sums (float64), returns per-row and
+    per-column sums of n_ij² — all of it (``row_sq``, ``col_sq``), and split by which
+    of a_i, b_j is larger (``row_le``: cells with b_j ≤ a_i, ``col_gt``: the others) —
+    and each row's max_j 2 n_ij / (a_i + b_j) (``best_f``, 0 for an empty row).
+
+    Why sums of squares by row and column: Σ n²/b_j = Σ_j col_sq_j / b_j, and so on,
+    so the only division per cell is F's, and the sums of squares of integer counts are
+    exact (below 2^53). The numpy path (``Contingency.cell_sums``) divides cell by cell.
+    """
+    n_rows, n_cols = grid.shape
+    row_sq = np.zeros(n_rows)
+    row_le = np.zeros(n_rows)
+    col_sq = np.zeros(n_cols)
+    col_gt = np.zeros(n_cols)
+    best_f = np.zeros(n_rows)
+    for i in range(n_rows):
+        ai = a[i]
+        sq_all = 0.0
+        sq_le = 0.0
+        best = 0.0
+        for j in range(n_cols):
+            x = grid[i, j]
+            if x == 0:
+                continue
+            n = np.float64(x)
+            sq = n * n
+            bj = b[j]
+            # Branch-free: in a random table b_j ≤ a_i is a coin toss, which a branch
+            # would mispredict every other cell.
+            gt = np.float64(bj > ai)
+            sq_all += sq
+            sq_le += sq - sq * gt
+            col_sq[j] += sq
+            col_gt[j] += sq * gt
+            best = max(best, 2.0 * n / (ai + bj))
+        row_sq[i] = sq_all
+        row_le[i] = sq_le
+        best_f[i] = best
+    return row_sq, row_le, col_sq, col_gt, best_f
 
 
 # --------------------------------------------------------------------------- assignment

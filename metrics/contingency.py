@@ -41,6 +41,9 @@ _MAX_TOTAL = float(2**62)
 _INT64_SAFE_TOTAL = 1 << 31
 # Cells per block when a measure walks a grid table's cells (512 KiB of float64).
 _BLOCK_CELLS = 1 << 16
+# Grid tables from this many cells have their per-cell sums from one compiled pass, where
+# numba is installed (Contingency.compiled_cell_stats).
+_COMPILED_CELLS = 1 << 16
 
 
 def _as_1d_labels(labels, name: str):
@@ -740,6 +743,27 @@ class Contingency(TableStats):
         for start in range(0, max(n_rows, 1), step):
             stop = start + step
             yield self.grid[start:stop].astype(np.float64), a[start:stop, None], b[None, :]
+
+    @cached_property
+    def compiled_cell_stats(self) -> tuple[float, float, float, np.ndarray] | None:
+        """(Σ n_ij²/b_j, Σ n_ij²/a_i, Σ n_ij²/max(a_i, b_j), each row's max_j 2 n_ij/(a_i + b_j))
+        from one compiled pass over a grid table of at least ``_COMPILED_CELLS`` cells
+        (:func:`metrics._numba_kernels.grid_cell_stats`); None for other tables or without
+        numba. BCubed, the element-centric similarity and F read it where it is not None and
+        walk the cells in blocks (:meth:`cell_sums`, :meth:`row_max_of`) otherwise: the same
+        values up to rounding (tested against each other), at a third of the time on a
+        1000 × 1000 grid, whose blocks pay for float copies and temporaries of every cell."""
+        if self.grid is None or self.grid.size < _COMPILED_CELLS:
+            return None
+        kernels = _counting.compiled_kernels()
+        if kernels is None:
+            return None
+        a = self.row_sums.astype(np.float64)
+        b = self.col_sums.astype(np.float64)
+        row_sq, row_le, col_sq, col_gt, best_f = kernels.grid_cell_stats(np.ascontiguousarray(self.grid), a, b)
+        # A grid keeps no empty row or column, so no size is 0 here.
+        return (float(np.sum(col_sq / b)), float(np.sum(row_sq / a)),
+                float(np.sum(row_le / a) + np.sum(col_gt / b)), best_f)
 
     def cell_sums(self, per_cell) -> tuple[float, ...]:
         """Σ over the cells of each array in the tuple ``per_cell(n, a, b)``."""

@@ -26,7 +26,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import assume, given, note, strategies as st
+from hypothesis import assume, example, given, note, strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import sparse
 
@@ -44,7 +44,8 @@ betas = st.one_of(st.sampled_from([1.0, 0.5, 2.0]), st.floats(1e-6, 1e6))
 
 
 def _is_missing(x) -> bool:
-    return x is None or (isinstance(x, (float, np.floating)) and math.isnan(x))
+    """None, NaN and ±inf: labels that name no group, which from_labels refuses by design."""
+    return x is None or (isinstance(x, (float, np.floating)) and not math.isfinite(x))
 
 
 def check_measures(t: Contingency, log_base: float, beta: float) -> dict:
@@ -121,6 +122,7 @@ def label_pairs(draw):
 
 
 @given(label_pairs(), log_bases, betas)
+@example(([0], [float("inf")]), math.e, 1.0)  # ±inf names no group: refused, as NaN is
 def test_from_labels(pair, log_base, beta):
     true, pred = pair
     valid = (len(true) == len(pred) and len(true) > 0
