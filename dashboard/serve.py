@@ -1,6 +1,7 @@
 """The server process of ``partition-lab app``: the libraries the pages use imported first, the
 heavy pages' shared caches filled (``dashboard/warm.py``), all of it frozen for the garbage
-collector (``gc.freeze``), then Streamlit's own command line
+collector (``gc.freeze``), Streamlit's frontend files answered from memory (:class:`StaticFromMemory`),
+then Streamlit's own command line
 (``python -m dashboard.serve run dashboard/app.py [options]`` takes exactly the arguments of
 ``streamlit run``).
 
@@ -66,6 +67,86 @@ def _static_chunks() -> None:
     FileResponse.chunk_size = STATIC_CHUNK
 
 
+class StaticFromMemory:
+    """An ASGI wrapper that answers a plain GET for one of Streamlit's own frontend files from
+    memory, with the headers Streamlit's static handler gives it, and hands everything else —
+    pages, the websocket, HEAD, ranges, conditional requests, unknown paths — to the app.
+
+    Why: a first visit fetches about 130 such files (4.7 MB of JavaScript, fonts and styles).
+    Streamlit serves each through its middleware and a file response that stats, opens, reads
+    and closes the file in worker threads: about 2 ms of server CPU per file, even for a small
+    one, so 0.25-0.3 s of the 0.45-0.5 s that a new session costs (``benchmarks/bench_dashboard.py``).
+    Here only the paths of files found under the static directory at start are answered (so no
+    path is ever resolved against the disk), each read on its first request and kept (what a
+    first visit fetches: about 5 MB).
+    """
+
+    def __init__(self, app, directory: str, cache_max_age: int, no_cache_pattern) -> None:
+        from pathlib import Path
+
+        self.app = app
+        root = Path(directory)
+        self._files = {"/" + f.relative_to(root).as_posix(): f for f in root.rglob("*") if f.is_file()}
+        self._cache_max_age = cache_max_age
+        self._no_cache = no_cache_pattern
+        self._answers: dict[str, tuple[list[tuple[bytes, bytes]], bytes]] = {}
+
+    def _answer(self, path: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+        """(headers, body) of the file at ``path``, as Streamlit's static handler sends it."""
+        import os
+
+        from starlette.responses import FileResponse
+
+        file = self._files[path]
+        response = FileResponse(file, stat_result=os.stat(file))  # content type, length, date, etag
+        relative = path.lstrip("/")
+        response.headers["Cache-Control"] = ("no-cache" if self._no_cache.search(relative)
+                                             else f"public, immutable, max-age={self._cache_max_age}")
+        answer = (list(response.raw_headers), file.read_bytes())
+        self._answers[path] = answer
+        return answer
+
+    async def __call__(self, scope, receive, send) -> None:
+        path = scope.get("path")
+        if (scope["type"] == "http" and scope["method"] == "GET" and path in self._files
+                and not any(name in _PASSED_ON_HEADERS for name, _ in scope["headers"])):
+            headers, body = self._answers.get(path) or self._answer(path)
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+
+# Requests that Streamlit's handler answers itself: partial content and revalidation (304).
+_PASSED_ON_HEADERS = frozenset({b"range", b"if-none-match", b"if-modified-since", b"if-range"})
+
+
+def _static_from_memory() -> bool:
+    """Wrap the app that Streamlit's Starlette server builds in :class:`StaticFromMemory`. False
+    (nothing changed) where this Streamlit has no Starlette server of that shape, or where the
+    app is served under a base URL path."""
+    try:
+        from streamlit import config, file_util
+        from streamlit.web.server.starlette import starlette_server
+        from streamlit.web.server.starlette.starlette_server_config import STATIC_ASSET_CACHE_MAX_AGE_SECONDS
+        from streamlit.web.server.starlette.starlette_static_routes import _NO_CACHE_PATTERN
+    except ImportError:
+        return False
+    create = getattr(starlette_server, "create_starlette_app", None)
+    if create is None:
+        return False
+
+    def create_starlette_app(runtime):
+        app = create(runtime)
+        if (config.get_option("server.baseUrlPath") or "").strip("/"):
+            return app
+        return StaticFromMemory(app, file_util.get_static_dir(), STATIC_ASSET_CACHE_MAX_AGE_SECONDS,
+                                _NO_CACHE_PATTERN)
+
+    starlette_server.create_starlette_app = create_starlette_app
+    return True
+
+
 def main() -> None:
     preload()
     if sys.argv[1:2] == ["run"] and "--help" not in sys.argv:
@@ -84,6 +165,7 @@ def main() -> None:
     gc.collect()
     gc.freeze()
     _static_chunks()
+    _static_from_memory()
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", *sys.argv[1:]]
