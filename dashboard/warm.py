@@ -39,25 +39,13 @@ def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str
     out: dict[str, float | str] = {}
     try:
         for page in pages:
-            start = time.process_time()
-            try:
-                at = AppTest.from_file(app, default_timeout=timeout)
-                at.switch_page(f"app_pages/{page}.py")
-                at.run()
-                failed = [str(e.message) for e in at.exception]
-            except Exception as exc:  # noqa: BLE001 — warming must never stop the server from starting
-                failed = [f"{type(exc).__name__}: {exc}"]
-            out[page] = failed[0] if failed else time.process_time() - start
+            out[page] = _timed(lambda: AppTest.from_file(app, default_timeout=timeout)
+                               .switch_page(f"app_pages/{page}.py").run())
         if "chance" in pages:
             # Beyond the default state: the table tab's null distribution of every preset, which a
             # class picking tables one after the other would otherwise pay for one by one.
-            start = time.process_time()
-            try:
-                at = AppTest.from_function(_warm_chance_tables, default_timeout=timeout).run()
-                failed = [str(e.message) for e in at.exception]
-            except Exception as exc:  # noqa: BLE001 — as above
-                failed = [f"{type(exc).__name__}: {exc}"]
-            out["chance presets"] = failed[0] if failed else time.process_time() - start
+            out["chance presets"] = _timed(lambda: AppTest.from_function(_warm_chance_tables,
+                                                                          default_timeout=timeout).run())
     finally:
         logging.disable(logging.NOTSET)
         # The runs read Streamlit's configuration before the command line's options exist; forget
@@ -67,6 +55,16 @@ def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str
         if hasattr(config, "_config_options"):
             config._config_options = None
     return out
+
+
+def _timed(run) -> float | str:
+    """CPU seconds of ``run()`` (a headless run), or why it failed: its first exception."""
+    start = time.process_time()
+    try:
+        failed = [str(e.message) for e in run().exception]
+    except Exception as exc:  # noqa: BLE001 — warming must never stop the server from starting
+        failed = [f"{type(exc).__name__}: {exc}"]
+    return failed[0] if failed else time.process_time() - start
 
 
 def _warm_chance_tables() -> None:

@@ -29,7 +29,7 @@ def square_sums(t):
 
 
 def _square_sums(t):
-    fast = getattr(t, "compiled_cell_stats", None)  # a big grid table, with numba
+    fast = t.compiled_cell_stats  # a big grid table, with numba
     return fast[:3] if fast is not None else t.cell_sums(_square_terms)
 
 

@@ -78,7 +78,7 @@ def f_measure_value(t):
 
 def _f_measure(t):
     # F(c_i, k_j) = 2 n_ij / (a_i + b_j); each class keeps its best cluster.
-    fast = getattr(t, "compiled_cell_stats", None)  # a big grid table, with numba
+    fast = t.compiled_cell_stats  # a big grid table, with numba
     best = fast[3] if fast is not None else t.row_max_of(lambda n, a, b: div(2.0 * n, a + b, 0.0))
     weighted = t.row_total(t.row_sums * best)
     return div(weighted, t.n, 1.0)
