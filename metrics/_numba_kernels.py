@@ -1,8 +1,9 @@
-"""Compiled kernels (numba, the optional ``fast`` extra): counting, cell sums and assignment.
+"""Compiled kernels (numba, the optional ``fast`` extra): counting, a grid's summary, cell sums
+and assignment.
 
 Reached only through :func:`metrics._counting.compiled_kernels` (by the counting, by
-``Contingency.compiled_cell_stats`` and by :mod:`metrics.matching`), and only when
-numba is installed (``pip install partition-lab[fast]``); every kernel here has a
+``Contingency._from_grid`` and ``Contingency.compiled_cell_stats``, and by
+:mod:`metrics.matching`), and only when numba is installed (``pip install partition-lab[fast]``); every kernel here has a
 pure-numpy/scipy counterpart that gives the same result, and the test suite runs the
 two against each other. Compiled code is cached on disk (``cache=True``), so the
 first call on a machine compiles (about a second per dtype combination) and later
@@ -56,6 +57,48 @@ def count_pairs(a, b, hi_a, hi_b, out):
             return i
         flat[x * stride + y] += 1
     return a.shape[0]
+
+
+# --------------------------------------------------------------------------- grid summary
+@njit(cache=True, nogil=True)
+def grid_summary(grid, cap):
+    """One pass over an integer count grid for what every table needs: row and column
+    sums and maxima (int64), the number of non-zero cells, and how many cells hold each
+    count 0 … cap − 1 (``hist``; ``complete`` is False when some cell reaches ``cap``,
+    and ``hist`` is then to be ignored).
+
+    numpy needs seven passes for these (two sums, two maxima, a count of non-zeros, a
+    max and a bincount that first widens the grid to int64): 4.7 ms on a 1000 × 1000
+    int32 grid against 1.3–1.9 ms here. The histogram is kept four times over, one copy
+    per column residue, so that runs of equal counts do not wait on each other's store.
+    """
+    n_rows, n_cols = grid.shape
+    row_sums = np.zeros(n_rows, dtype=np.int64)
+    row_max = np.zeros(n_rows, dtype=np.int64)
+    col_sums = np.zeros(n_cols, dtype=np.int64)
+    col_max = np.zeros(n_cols, dtype=np.int64)
+    hists = np.zeros((4, cap), dtype=np.int64)
+    nonzero = 0
+    complete = True
+    for i in range(n_rows):
+        row = grid[i]
+        total = np.int64(0)
+        top = np.int64(0)
+        for j in range(n_cols):
+            x = np.int64(row[j])
+            total += x
+            top = max(top, x)
+            col_sums[j] += x
+            col_max[j] = max(col_max[j], x)
+            nonzero += x != 0
+        row_sums[i] = total
+        row_max[i] = top
+        if top >= cap:
+            complete = False
+        if complete:
+            for j in range(n_cols):
+                hists[j & 3, np.uint64(row[j])] += 1
+    return row_sums, row_max, col_sums, col_max, nonzero, hists.sum(axis=0), complete
 
 
 # --------------------------------------------------------------------------- cell sums
@@ -224,7 +267,7 @@ def max_weight_assignment(w):
                 dmin = d[cols[up]]
                 up += 1
                 for k in range(up, n):
-                    j = cols[k]
+                    j = np.uint64(cols[k])
                     h = d[j]
                     if h <= dmin:
                         if h < dmin:
@@ -234,7 +277,7 @@ def max_weight_assignment(w):
                         cols[up] = j
                         up += 1
                 for k in range(low, up):
-                    if row_of[cols[k]] < 0:
+                    if row_of[np.uint64(cols[k])] < 0:
                         end = cols[k]
                         break
                 if end >= 0:
@@ -244,15 +287,21 @@ def max_weight_assignment(w):
             low += 1
             i = row_of[j1]
             u1 = top - np.int64(w[i, j1]) - v[j1] - dmin
+            # The hot loop (about 60 settled columns per free row, each relaxing the
+            # ~800 columns not yet reached): one row, the offset hoisted, and unsigned
+            # column indices, which spare numba's negative-index wraparound on each of
+            # the four loads (a fifth less time on 1000 x 1000 count tables).
+            row = w[i]
+            base = top - u1
             for k in range(up, n):
-                j = cols[k]
-                h = top - np.int64(w[i, j]) - v[j] - u1
+                j = np.uint64(cols[k])
+                h = base - np.int64(row[j]) - v[j]
                 if h < d[j]:
                     d[j] = h
                     pred[j] = i
                     if h == dmin:
                         if row_of[j] < 0:
-                            end = j
+                            end = np.int64(j)
                             break
                         cols[k] = cols[up]
                         cols[up] = j

@@ -41,9 +41,13 @@ _MAX_TOTAL = float(2**62)
 _INT64_SAFE_TOTAL = 1 << 31
 # Cells per block when a measure walks a grid table's cells (512 KiB of float64).
 _BLOCK_CELLS = 1 << 16
-# Grid tables from this many cells have their per-cell sums from one compiled pass, where
-# numba is installed (Contingency.compiled_cell_stats).
+# Grid tables from this many cells have their marginals, maxima and cell histogram
+# (_compiled_summary) and their per-cell sums (Contingency.compiled_cell_stats) from compiled
+# passes, where numba is installed.
 _COMPILED_CELLS = 1 << 16
+# Counts 0 … cap − 1 are histogrammed in the compiled summary pass (a table with a bigger
+# cell gets its histogram from numpy's bincount, when it asks for it).
+_SUMMARY_HIST_CAP = 1 << 12
 
 
 def _as_1d_labels(labels, name: str):
@@ -306,12 +310,22 @@ class Contingency(TableStats):
     # ------------------------------------------------------------------ building
     @classmethod
     def _from_coo(cls, rows, cols, values, row_labels, col_labels) -> "Contingency":
-        """Drop zero cells and empty rows/columns, and relabel to 0..R-1, 0..C-1."""
+        """Drop zero cells and empty rows/columns, and relabel to 0..R-1, 0..C-1.
+
+        Integer cells that fill a quarter of the R × C table or more are stored as a grid,
+        as ``_from_grid`` stores them: whichever way a table was built (a grid of label
+        codes, hashed label pairs with codes that skip values, a table with empty rows),
+        the same cells give every measure to the last bit."""
         keep = values != 0
         if not keep.all():
             rows, cols, values = rows[keep], cols[keep], values[keep]
         rows, row_labels = _compact(rows, row_labels)
         cols, col_labels = _compact(cols, col_labels)
+        n_r, n_c = len(row_labels), len(col_labels)
+        if values.dtype.kind in "iu" and values.size and 4 * values.size >= n_r * n_c:
+            grid = np.zeros((n_r, n_c), dtype=np.int64)
+            grid[rows, cols] = values
+            return cls._from_grid(grid, row_labels, col_labels)
         return cls(rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False),
                    values, np.asarray(row_labels, dtype=object), np.asarray(col_labels, dtype=object))
 
@@ -325,13 +339,22 @@ class Contingency(TableStats):
         for. A sparser grid is turned into coordinates at once.
         """
         row_labels, col_labels = np.asarray(row_labels, dtype=object), np.asarray(col_labels, dtype=object)
-        row_sums, col_sums = grid.sum(axis=1), grid.sum(axis=0)
+        summary = _compiled_summary(grid)
+        if summary is None:
+            row_sums, col_sums = grid.sum(axis=1), grid.sum(axis=0)
+        else:
+            row_sums, row_max, col_sums, col_max, n_cells, hist = summary
         keep_r, keep_c = row_sums > 0, col_sums > 0
         if not keep_r.all():
             grid, row_labels, row_sums = grid[keep_r], row_labels[keep_r], row_sums[keep_r]
+            if summary is not None:
+                row_max = row_max[keep_r]
         if not keep_c.all():
             grid, col_labels, col_sums = grid[:, keep_c], col_labels[keep_c], col_sums[keep_c]
-        n_cells = int(np.count_nonzero(grid))
+            if summary is not None:
+                col_max = col_max[keep_c]
+        if summary is None:
+            n_cells = int(np.count_nonzero(grid))
         if 4 * n_cells < grid.size:
             flat = np.flatnonzero(grid)
             n_c = grid.shape[1]
@@ -340,6 +363,13 @@ class Contingency(TableStats):
         t.grid = np.ascontiguousarray(grid)
         t.row_labels, t.col_labels = row_labels, col_labels
         t.__dict__.update(row_sums=row_sums, col_sums=col_sums, n_cells=n_cells)
+        if summary is not None:
+            # The values the cached properties would compute, from the same pass.
+            t.__dict__.update(row_max_sum=int(row_max.sum()), col_max_sum=int(col_max.sum()))
+            if hist is not None:
+                hist = hist[:int(row_max.max()) + 1]
+                hist[0] = grid.size - n_cells  # the dropped empty rows and columns held zeros
+                t.__dict__["_cell_histogram"] = hist
         return t
 
     @classmethod
@@ -791,6 +821,21 @@ class Contingency(TableStats):
     @staticmethod
     def row_total(row_array: np.ndarray) -> float:
         return float(np.sum(row_array))
+
+
+def _compiled_summary(grid: np.ndarray):
+    """(row sums, row maxima, column sums, column maxima, non-zero cells, cell histogram or
+    None) of a big integer grid from one compiled pass (:func:`metrics._numba_kernels.grid_summary`),
+    or None: a small or fractional grid, or no numba. The histogram is None when some cell
+    reaches ``_SUMMARY_HIST_CAP`` (the numpy bincount then sizes it, if it is kept at all)."""
+    if grid.size < _COMPILED_CELLS or grid.dtype.kind not in "iu" or grid.size == 0:
+        return None
+    kernels = _counting.compiled_kernels()
+    if kernels is None:
+        return None
+    row_sums, row_max, col_sums, col_max, nonzero, hist, complete = kernels.grid_summary(
+        np.ascontiguousarray(grid), _SUMMARY_HIST_CAP)
+    return row_sums, row_max, col_sums, col_max, int(nonzero), hist if complete else None
 
 
 def _compact(index: np.ndarray, labels):

@@ -7,7 +7,8 @@
 * a table counted from labels equals, cell by cell and in every measure, the same table
   built by each kernel, and the grid-backed and coordinate forms agree;
 * the compiled pass over a big grid's cells gives BCubed, the element-centric similarity
-  and F of the block-by-block walk and of the formulas on the dense array;
+  and F of the block-by-block walk and of the formulas on the dense array, and the compiled
+  summary of a big grid (marginals, maxima, cell histogram) equals numpy's reductions;
 * the Jonker–Volgenant kernel finds scipy's maximum matching mass;
 * the core imports and counts without numba; int32 labels are not widened in memory;
   a call never allocates per possible cell beyond what the table needs.
@@ -155,15 +156,17 @@ def test_tables_from_labels_agree_across_kernels(n, seed, kind):
 
 def test_grid_and_coordinate_forms_give_the_same_measures():
     """A table counted from labels (kept as a grid) and the same table from its cells
-    (coordinates): every shared quantity equal, every measure to rounding."""
+    (coordinates): every shared quantity equal, every measure to rounding. (Every constructor
+    stores a table this full as a grid; the coordinate form, which sparse tables use, is
+    built here directly.)"""
     rng = np.random.default_rng(7)
     a, b = rng.integers(0, 40, 20_000), rng.integers(0, 30, 20_000)
     grid_table = Contingency.from_labels(a, b)
     assert grid_table.grid is not None
     dense = grid_table.to_dense()
     rows, cols = np.nonzero(dense)
-    coo_table = Contingency._from_coo(rows, cols, dense[rows, cols], np.arange(dense.shape[0]),
-                                      np.arange(dense.shape[1]))
+    coo_table = Contingency(rows, cols, dense[rows, cols], np.arange(dense.shape[0], dtype=object),
+                            np.arange(dense.shape[1], dtype=object))
     assert coo_table.grid is None
     for name in ("n", "pair_sums", "row_max_sum", "col_max_sum", "n_cells", "min_cell", "max_class_size"):
         assert getattr(grid_table, name) == getattr(coo_table, name), name
@@ -262,6 +265,80 @@ def test_small_grids_walk_their_cells():
     in a moment)."""
     t = Contingency.from_table(np.random.default_rng(1).poisson(3.0, (200, 200)))
     assert t.grid is not None and t.compiled_cell_stats is None
+
+
+SUMMARY_ATTRS = ["row_sums", "col_sums", "n_cells", "row_max_sum", "col_max_sum", "_cell_histogram",
+                 "min_cell", "pair_sums", "_xlogx"]
+
+
+def _summary_cases():
+    rng = np.random.default_rng(11)
+    gaps = rng.poisson(3.0, (400, 300))
+    gaps[[0, 57, 399]] = 0          # empty rows, first and last among them
+    gaps[:, [3, 150]] = 0           # and empty columns
+    big = rng.poisson(2.0, (300, 300))
+    big[5, 7] = contingency_module._SUMMARY_HIST_CAP  # one cell past the histogram's reach
+    a, b = rng.integers(0, 700, 400_000).astype(np.int32), rng.integers(0, 300, 400_000).astype(np.int32)
+    yield "labels, int32", lambda: Contingency.from_labels(a, b)
+    yield "labels with unused codes, int64", lambda: Contingency.from_labels(a.astype(np.int64) * 2, b * 3)
+    for dtype in (np.int64, np.int32, np.uint16):
+        yield f"empty rows and columns, {np.dtype(dtype).name}", lambda d=dtype: Contingency.from_table(gaps.astype(d))
+        yield f"transposed, {np.dtype(dtype).name}", lambda d=dtype: Contingency.from_table(gaps.T.astype(d))
+    yield "a cell past the histogram cap", lambda: Contingency.from_table(big)
+
+
+@pytest.mark.parametrize("case", [name for name, _ in _summary_cases()])
+def test_compiled_grid_summary_equals_numpy(case):
+    """A big integer grid's marginals, maxima, non-zero count and cell histogram come from one
+    compiled pass (contingency._compiled_summary) at construction. They, everything derived from
+    them, and every measure equal, exactly and in type, what numpy's separate reductions give:
+    with empty rows and columns dropped after the pass (the histogram's zero count and the maxima
+    must follow), for int64, int32 and uint16 grids, and past the histogram's cap (numpy's
+    bincount then makes it)."""
+    build = dict(_summary_cases())[case]
+    fast = build()
+    assert fast.grid is not None and fast.grid.size >= contingency_module._COMPILED_CELLS
+    assert "row_max_sum" in fast.__dict__  # the summary was used
+    assert ("_cell_histogram" in fast.__dict__) == (case != "a cell past the histogram cap")
+    _counting.FORCE_KERNEL = "numpy"
+    try:
+        plain = build()
+    finally:
+        _counting.FORCE_KERNEL = None
+    assert "row_max_sum" not in plain.__dict__ and "_cell_histogram" not in plain.__dict__
+    assert np.array_equal(fast.grid, plain.grid)
+    for attr in SUMMARY_ATTRS:
+        got, want = getattr(fast, attr), getattr(plain, attr)
+        if isinstance(want, np.ndarray):
+            assert got.dtype == want.dtype and np.array_equal(got, want), attr
+        else:
+            assert got == want and type(got) is type(want), attr
+    keys = [k for k in metrics.MEASURES if not k.startswith("ami")]
+    assert metrics.evaluate(fast, keys) == metrics.evaluate(plain, keys)
+
+
+@pytest.mark.parametrize("kernel", [None, "numpy"])
+def test_hashed_label_pairs_are_stored_as_their_table(kernel):
+    """Labels whose codes skip values (here every other class number, every third cluster
+    number) can span more possible cells than a grid of codes may have, so their pairs are
+    hashed; the cells they fill are still 85 % of the table of used labels. Such a table is a
+    grid, like the table of the same cells, and every measure agrees to the last bit (before,
+    it stayed a list of cells, and BCubed and the element-centric similarity differed from the
+    table's in the last digit)."""
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(0, 700, 400_000) * 2, rng.integers(0, 300, 400_000) * 3
+    _counting.FORCE_KERNEL = kernel
+    try:
+        from_labels = Contingency.from_labels(a, b)
+        assert _counting.dense_cell_limit(a.size) < (a.max() + 1) * (b.max() + 1)  # the hashed path
+        from_table = Contingency.from_table(from_labels.to_dense())
+    finally:
+        _counting.FORCE_KERNEL = None
+    assert from_labels.grid is not None and from_table.grid is not None
+    assert list(from_labels.row_labels) == list(range(0, 1400, 2))
+    assert list(from_labels.col_labels) == list(range(0, 900, 3))
+    keys = [k for k in metrics.MEASURES if not k.startswith("ami")]
+    assert metrics.evaluate(from_labels, keys) == metrics.evaluate(from_table, keys)
 
 
 @given(st.integers(1, 3000), st.integers(1, 60), st.integers(1, 60), st.integers(0, 2**31))
