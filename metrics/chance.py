@@ -330,7 +330,7 @@ def _chunk_size(t: Contingency, model: str) -> int:
 
 
 def _evaluate_draws(draws, keys: list[str], log_base: float, beta: float) -> pd.DataFrame:
-    if isinstance(draws, np.ndarray):
+    if isinstance(draws, (np.ndarray, TableBatch)):
         return evaluate_batch(draws, keys, log_base=log_base, beta=beta)
     return pd.DataFrame([evaluate(d, keys, log_base=log_base, beta=beta) for d in draws], columns=keys)
 
@@ -464,6 +464,10 @@ def _score_columns(tables: RandomTables, measures, log_base: float, beta: float,
     for i, chunk in enumerate(tables.chunks):
         missing = [k for k in by_parts if (i, k) not in tables._beta_parts]
         draws = _unstored(chunk) if others or missing else None
+        if isinstance(draws, np.ndarray):
+            # One batch for the β-free parts and the other measures: their shared
+            # quantities (entropies, pair sums, E[I]) are computed once per chunk.
+            draws = TableBatch(draws)
         if missing:
             tables._beta_parts.update(((i, k), p) for k, p in zip(missing, _parts(draws, missing)))
         if others:
@@ -482,8 +486,8 @@ def _parts(draws, keys: list[str]) -> list[tuple[np.ndarray, ...]]:
     """The β-free parts (``Measure.beta_parts``) of measures ``keys`` for a chunk of draws: one
     array per part, one value per draw — from one shared TableBatch for a dense chunk, as
     ``evaluate_batch`` computes them, or table by table, as ``evaluate`` does."""
-    if isinstance(draws, np.ndarray):
-        batch = TableBatch(draws)
+    if isinstance(draws, (np.ndarray, TableBatch)):
+        batch = draws if isinstance(draws, TableBatch) else TableBatch(draws)
         return [tuple(np.broadcast_to(np.asarray(p, dtype=np.float64), (len(batch),))
                       for p in MEASURES[k].beta_parts[0](batch)) for k in keys]
     out = []

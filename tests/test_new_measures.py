@@ -283,6 +283,30 @@ def test_every_measure_in_evaluate_batch_equals_evaluate(tables):
     assert _batch_equals_scalar(padded) == {}
 
 
+@pytest.mark.parametrize("kind", ["whole counts (x log x looked up)", "fractional cells (x log x computed)",
+                                  "a count past the lookup's reach"])
+def test_batch_entropies_by_lookup_and_by_logarithm_equal_evaluate(kind):
+    """A batch of whole counts reads x log x from a table of the values 0 … max; fractional
+    cells, and counts too large for such a table, take the logarithm cell by cell. Each way,
+    every entropy-based measure of the batch equals evaluate's, table by table."""
+    rng = np.random.default_rng(8)
+    tables = rng.integers(0, 6, (12, 4, 5)).astype(float)
+    if kind.startswith("fractional"):
+        tables = tables * rng.uniform(0.2, 1.0, tables.shape)
+    elif kind.startswith("a count"):
+        tables[3, 1, 2] = 10**6  # far above 4 × the batch's 240 cells + 1024
+    batch = metrics.TableBatch(tables)
+    assert batch.is_integer == (not kind.startswith("fractional"))
+    keys = ["v_measure", "vi", "nvi", "mutual_info", "nmi_joint", "homogeneity", "completeness"]
+    assert all(M[k].applies_to(batch) for k in keys)
+    assert _batch_equals_scalar(list(tables)) == {}
+    frame = metrics.evaluate_batch(tables, keys)
+    for i, arr in enumerate(tables):
+        scalar = metrics.evaluate(C.from_table(arr), keys)
+        for key in keys:
+            assert frame.loc[i, key] == pytest.approx(scalar[key], rel=1e-12, abs=1e-13), (i, key)
+
+
 def test_new_measures_registered_with_their_flags():
     assert M["pair_f"].symmetric and not M["pair_precision"].symmetric and not M["pair_recall"].symmetric
     assert M["element_centric"].symmetric and M["element_centric"].n_invariant
