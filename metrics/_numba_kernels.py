@@ -3,11 +3,11 @@ and assignment.
 
 Reached only through :func:`metrics._counting.compiled_kernels` (by the counting, by
 ``Contingency._from_grid`` and ``Contingency.compiled_cell_stats``, and by
-:mod:`metrics.matching`), and only when numba is installed (``pip install partition-lab[fast]``); every kernel here has a
-pure-numpy/scipy counterpart that gives the same result, and the test suite runs the
-two against each other. Compiled code is cached on disk (``cache=True``), so the
-first call on a machine compiles (about a second per dtype combination) and later
-processes load it.
+:mod:`metrics.matching`), and only when numba is installed (``pip install
+partition-lab[fast]``); every kernel here has a pure-numpy/scipy counterpart that gives
+the same result, and the test suite runs the two against each other. Compiled code is
+cached on disk (``cache=True``), so the first call on a machine compiles (about a second
+per dtype combination) and later processes load it.
 
 All kernels are single-threaded: the benchmark's floor (reading both arrays once) is
 single-threaded too, and the machines this runs on share their cores.
@@ -65,7 +65,8 @@ def grid_summary(grid, cap):
     """One pass over an integer count grid for what every table needs: row and column
     sums and maxima (int64), the number of non-zero cells, and how many cells hold each
     count 0 … cap − 1 (``hist``; ``complete`` is False when some cell reaches ``cap``,
-    and ``hist`` is then to be ignored).
+    and ``hist`` is then to be ignored). Cells are counts, never negative (every
+    constructor refuses negative cells), so a cell below ``cap`` indexes the histogram.
 
     numpy needs seven passes for these (two sums, two maxima, a count of non-zeros, a
     max and a bincount that first widens the grid to int64): 4.7 ms on a 1000 × 1000
