@@ -30,7 +30,8 @@ def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str
     """Run each page of ``pages`` once in its default state; for each, the CPU seconds it took,
     or why it failed (a page that fails here is simply not warmed: the server starts anyway).
     With the Chance page, also its table tab's null distributions of every preset (the entry
-    ``"chance presets"``: ``chance_views.warm_tables``)."""
+    ``"chance presets"``: ``chance_views.warm_tables``); with the Real data page, also every
+    bundled data set (``"real data sets"``)."""
     from streamlit.testing.v1 import AppTest
 
     app = str(files("dashboard") / "app.py")
@@ -46,6 +47,11 @@ def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str
             # class picking tables one after the other would otherwise pay for one by one.
             out["chance presets"] = _timed(lambda: AppTest.from_function(_warm_chance_tables,
                                                                           default_timeout=timeout).run())
+        if "real_data" in pages:
+            # Beyond the default state: every bundled data set in the page's default settings, which
+            # a class switching data sets would otherwise pay for one by one (about half a second of
+            # clustering each).
+            out["real data sets"] = _timed(lambda: _every_data_set(app, timeout))
     finally:
         logging.disable(logging.NOTSET)
         # The runs read Streamlit's configuration before the command line's options exist; forget
@@ -65,6 +71,22 @@ def _timed(run) -> float | str:
     except Exception as exc:  # noqa: BLE001 — warming must never stop the server from starting
         failed = [f"{type(exc).__name__}: {exc}"]
     return failed[0] if failed else time.process_time() - start
+
+
+def _every_data_set(app: str, timeout: float):
+    """The Real data page run on each bundled data set, its other settings at their defaults
+    (the link ``?rd_data=…``): the last run, or the first that failed."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard.components.real_data_views import DATASETS
+
+    for key in DATASETS:
+        at = AppTest.from_file(app, default_timeout=timeout)
+        at.query_params["rd_data"] = key
+        at.switch_page("app_pages/real_data.py").run()
+        if at.exception:
+            break
+    return at
 
 
 def _warm_chance_tables() -> None:

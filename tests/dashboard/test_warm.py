@@ -109,3 +109,45 @@ def test_warm_fills_the_chance_table_tab_for_every_preset():
         assert problems == [], (key, problems)
     # Another model was not warmed: it does need the broken functions (so the check above can fail).
     assert any("after the warm-up" in str(p) for p in out["other"]), out["other"]
+
+
+# In a fresh interpreter: warm the Real data page, break the clustering, then open the page on every
+# bundled data set in its default settings, and once with another setting.
+WARM_DATA_SETS_THEN_RUN = """
+import json, logging, sys
+logging.disable(logging.WARNING)
+import scipy.cluster.hierarchy, sklearn.cluster
+from dashboard import warm
+from dashboard.components.real_data_views import DATASETS
+first = warm.warm(("real_data",))
+def broken(*args, **kwargs):
+    raise RuntimeError("clustered again after the warm-up")
+sklearn.cluster.KMeans.fit_predict = broken
+scipy.cluster.hierarchy.linkage = broken
+from streamlit.testing.v1 import AppTest
+def run(**params):
+    at = AppTest.from_file(%(app)r, default_timeout=120)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page("app_pages/real_data.py")
+    at.run()
+    return [e.message for e in at.exception] + [e.value for e in at.error]
+second = {key: run(rd_data=key) for key in DATASETS}
+other = run(rd_data="wine", rd_seed="1")
+print(json.dumps({"first": first, "second": second, "other": other}))
+"""
+
+
+def test_warm_clusters_every_real_data_set():
+    """A class switching data sets finds each one clustered (the page's default settings); another
+    setting was not warmed and does cluster (so the check can fail)."""
+    code = WARM_DATA_SETS_THEN_RUN % {"app": str(ROOT / "dashboard" / "app.py")}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert isinstance(out["first"]["real data sets"], float), out["first"]
+    assert len(out["second"]) == 4
+    for key, problems in out["second"].items():
+        assert problems == [], (key, problems)
+    assert any("after the warm-up" in str(p) for p in out["other"]), out["other"]
