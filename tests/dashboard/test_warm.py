@@ -13,6 +13,17 @@ from dashboard import warm
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+def _fresh_run(script: str, *args: str) -> dict:
+    """``script`` (with ``%(app)r`` for the app's path) run in a fresh interpreter, so that the
+    warm-up starts from empty caches; the JSON it prints last."""
+    code = script % {"app": str(ROOT / "dashboard" / "app.py")}
+    proc = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=900, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 # The work each page's default state costs, as the page reaches it (module attributes).
 HEAVY_WORK = {
     "property_checker": ["metrics.properties:check_many", "metrics.properties:check_properties"],
@@ -55,11 +66,7 @@ print(json.dumps({"first": first, "second": second}))
 
 def test_warm_visits_the_heavy_pages_and_then_they_compute_nothing():
     assert set(HEAVY_WORK) == set(warm.HEAVY_PAGES)
-    code = WARM_THEN_RUN % {"app": str(ROOT / "dashboard" / "app.py")}
-    proc = subprocess.run([sys.executable, "-c", code, json.dumps(HEAVY_WORK)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=900, check=False)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _fresh_run(WARM_THEN_RUN, json.dumps(HEAVY_WORK))
     for page, cpu in out["first"].items():
         assert isinstance(cpu, float) and cpu > 0, (page, cpu)  # warmed, not failed
     for page, problems in out["second"].items():
@@ -99,11 +106,7 @@ print(json.dumps({"first": first, "second": second, "other": other}))
 
 
 def test_warm_fills_the_chance_table_tab_for_every_preset():
-    code = WARM_TABLES_THEN_RUN % {"app": str(ROOT / "dashboard" / "app.py")}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _fresh_run(WARM_TABLES_THEN_RUN)
     assert isinstance(out["first"]["chance presets"], float), out["first"]
     for key, problems in out["second"].items():
         assert problems == [], (key, problems)
@@ -141,11 +144,7 @@ print(json.dumps({"first": first, "second": second, "other": other}))
 def test_warm_clusters_every_real_data_set():
     """A class switching data sets finds each one clustered (the page's default settings); another
     setting was not warmed and does cluster (so the check can fail)."""
-    code = WARM_DATA_SETS_THEN_RUN % {"app": str(ROOT / "dashboard" / "app.py")}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _fresh_run(WARM_DATA_SETS_THEN_RUN)
     assert isinstance(out["first"]["real data sets"], float), out["first"]
     assert len(out["second"]) == 4
     for key, problems in out["second"].items():
