@@ -193,13 +193,24 @@ def _score_summary(n: int, n_classes: int, model: str, samples: int, seed: int, 
         bar.empty()
 
 
-@st.cache_data(max_entries=48, show_spinner=False)
 def _summary_without_beta(n: int, n_classes: int, model: str, samples: int, seed: int,
                           log_base: float) -> pd.DataFrame:
-    """:func:`summarize_sweep` of the measures that ignore β (the AMI variants, the costly ones):
-    one computation serves every β."""
+    """:func:`summarize_sweep` of the measures that ignore β: those that also ignore the unit
+    (most of them, the costly AMI variants among them) scored once for every unit and β, those
+    with a unit (the registry's ``uses_log_base``: VI, the entropies, I…) once per unit."""
+    parts = [_summary_by_unit(n, n_classes, model, samples, seed, False, math.e),
+             _summary_by_unit(n, n_classes, model, samples, seed, True, log_base)]
+    return pd.concat([p for p in parts if p is not None], ignore_index=True)
+
+
+@st.cache_data(max_entries=48, show_spinner=False)
+def _summary_by_unit(n: int, n_classes: int, model: str, samples: int, seed: int, uses_log_base: bool,
+                     log_base: float) -> pd.DataFrame | None:
+    """The part of :func:`_summary_without_beta` whose measures do (``uses_log_base``) or do not
+    depend on the unit; None when there is no such measure."""
     _, keys, _ = _sweep_keys(n, n_classes, model, samples, seed)
-    return _score_summary(n, n_classes, model, samples, seed, keys, log_base, 1.0)
+    keys = [k for k in keys if metrics.MEASURES[k].uses_log_base == uses_log_base]
+    return _score_summary(n, n_classes, model, samples, seed, keys, log_base, 1.0) if keys else None
 
 
 @st.cache_data(max_entries=48, show_spinner=False)
@@ -208,8 +219,9 @@ def sweep_summary(n: int, n_classes: int, model: str, samples: int, seed: int, l
     """:func:`summarize_sweep` of ``chance.cluster_sweep(n, KS, None, model, n_classes, samples,
     seed, log_base, beta)`` — every measure; cached across sessions, with progress on a miss.
 
-    The random tables are drawn once (:func:`sweep_tables`) and the measures that ignore β
-    scored once per unit (:func:`_summary_without_beta`); a new β scores only V_β's columns.
+    The random tables are drawn once (:func:`sweep_tables`), the measures that ignore β and the
+    unit scored once, those with a unit once per unit (:func:`_summary_without_beta`); a new β
+    scores only V_β's columns.
     The rows come out as ``cluster_sweep`` would give them: by k, then in registry order."""
     keys, _, with_beta = _sweep_keys(n, n_classes, model, samples, seed)
     parts = [_summary_without_beta(n, n_classes, model, samples, seed, log_base)]

@@ -35,6 +35,27 @@ def test_sweep_summary_is_the_summary_of_a_fresh_sweep(n, n_classes, model, samp
     pd.testing.assert_frame_equal(other[~v].reset_index(drop=True), got[~v].reset_index(drop=True), check_exact=True)
 
 
+def test_another_unit_rescores_only_the_sweep_s_measures_that_have_one(monkeypatch):
+    """Switching nats to bits on the sweep scores its random tables again only for the measures
+    whose value has a unit (VI, the entropies, I…) and for V_β (from its kept β-free parts, as on
+    every miss): the others, the AMI variants among them, are the same for every unit. The result
+    is still exactly a fresh sweep's summary in bits."""
+    args = (100, 5, "num", 50, 4)
+    cv.sweep_summary(*args, math.e, 1.0)
+    scored = []
+    real = chance.score_sweep
+    monkeypatch.setattr(chance, "score_sweep", lambda tables, keys, **kw: scored.append(list(keys)) or
+                        real(tables, keys, **kw))
+    got = cv.sweep_summary(*args, 2.0, 1.0)
+    rescored = [k for keys in scored for k in keys]
+    assert all(metrics.MEASURES[k].uses_log_base or metrics.MEASURES[k].uses_beta for k in rescored), scored
+    assert "vi" in rescored and not any(k.startswith("ami") for k in rescored)
+    monkeypatch.undo()
+    want = cv.summarize_sweep(chance.cluster_sweep(100, cv.KS, None, model="num", n_classes=5, samples=50, seed=4,
+                                                   log_base=2.0), 100, 5, "num", 2.0, 1.0)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
 @pytest.mark.parametrize("model", ["perm", "num1"])
 def test_table_null_is_the_library_s_null_distribution_and_another_beta_draws_nothing(model, monkeypatch):
     t = metrics.Contingency.from_table(np.array([[5, 1, 0, 2], [2, 7, 3, 0], [0, 1, 4, 6]]))
