@@ -42,7 +42,9 @@ def _hover_point(page, test: str, x_value, y_value) -> dict:
 
     Each try clears any hover box left from before (it would be read as this point's), works out
     where the point is now and moves there: Plotly throttles hover, a busy browser can drop a move,
-    and a late layout change (the page still settling) redraws the chart and takes the box away."""
+    and a late layout change (the page still settling) redraws the chart and takes the box away.
+    A box counts only once Plotly's hovered point is this one on every category axis: a hover
+    still pending from the point before can draw that point's box again after it was cleared."""
     for attempt in range(6):
         where = page.evaluate(f"""([xv, yv]) => {{
             const gd = ({FIND})({test});
@@ -53,8 +55,14 @@ def _hover_point(page, test: str, x_value, y_value) -> dict:
         page.mouse.move(where["x"] + 3 + attempt, where["y"] + 1)
         page.mouse.move(where["x"], where["y"], steps=2)
         try:
-            page.wait_for_function(f"() => !!({FIND})({test}).querySelector('.hoverlayer .hovertext')",
-                                   timeout=4_000)
+            page.wait_for_function(f"""([xv, yv]) => {{
+                const gd = ({FIND})({test});
+                const pt = (gd._hoverdata || [])[0];
+                if (!pt || !gd.querySelector('.hoverlayer .hovertext')) return false;
+                const fl = gd._fullLayout;
+                const at = (ax, v, want) => ax.type !== 'category' || Math.round(ax.d2l(v)) === want;
+                return at(fl.xaxis, pt.x, xv) && at(fl.yaxis, pt.y, yv);
+            }}""", arg=[x_value, y_value], timeout=4_000)
         except PlaywrightTimeout:
             continue
         hover = page.evaluate(f"""() => {{
