@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import xlogy
 
-from .contingency import Contingency, TableStats
+from .contingency import Contingency, TableStats, _histogram_pays
 from .registry import _check_beta, _check_log_base, resolve
 
 __all__ = ["TableBatch", "evaluate_batch"]
@@ -103,7 +103,7 @@ class TableBatch(TableStats):
         logarithm."""
         v = self.tables
         top = float(v.max()) if v.size else 0.0
-        if self.is_integer and top <= 4 * v.size + 1024:
+        if self.is_integer and _histogram_pays(top, v.size):
             values = np.arange(int(top) + 1, dtype=np.float64)
             cells = xlogy(values, values)[v.astype(np.intp)].sum(axis=(1, 2))
         else:

@@ -484,12 +484,11 @@ def _score_columns(tables: RandomTables, measures, log_base: float, beta: float,
 
 def _parts(draws, keys: list[str]) -> list[tuple[np.ndarray, ...]]:
     """The β-free parts (``Measure.beta_parts``) of measures ``keys`` for a chunk of draws: one
-    array per part, one value per draw — from one shared TableBatch for a dense chunk, as
-    ``evaluate_batch`` computes them, or table by table, as ``evaluate`` does."""
-    if isinstance(draws, (np.ndarray, TableBatch)):
-        batch = draws if isinstance(draws, TableBatch) else TableBatch(draws)
-        return [tuple(np.broadcast_to(np.asarray(p, dtype=np.float64), (len(batch),))
-                      for p in MEASURES[k].beta_parts[0](batch)) for k in keys]
+    array per part, one value per draw — from the chunk's TableBatch when it is dense, as
+    ``evaluate_batch`` computes them, or table by table (a list of tables), as ``evaluate`` does."""
+    if isinstance(draws, TableBatch):
+        return [tuple(np.broadcast_to(np.asarray(p, dtype=np.float64), (len(draws),))
+                      for p in MEASURES[k].beta_parts[0](draws)) for k in keys]
     out = []
     for k in keys:
         per_draw = [MEASURES[k].beta_parts[0](d) for d in draws]

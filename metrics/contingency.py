@@ -440,10 +440,17 @@ class Contingency(TableStats):
             table = table.to_numpy()
         if sparse.issparse(table):
             coo = sparse.coo_matrix(table)
+            if coo.data.dtype.kind not in "iufb":
+                raise ValueError(f"table cells must be numbers, got dtype {coo.data.dtype}")
+            if not coo.has_canonical_format:
+                # scipy's meaning of a cell given more than once: its entries add up. Bad
+                # entries and a total past 2^62 are refused first (_normalize_counts), so
+                # that the sums cannot wrap; on a copy, never on the caller's matrix.
+                _refuse_bad_cells(coo.data, coo.row, coo.col)
+                coo = sparse.coo_matrix((_normalize_counts(coo.data), (coo.row, coo.col)), shape=coo.shape)
+                coo.sum_duplicates()
             shape = coo.shape
             rows, cols, vals = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
-            if vals.dtype.kind not in "iufb":
-                raise ValueError(f"table cells must be numbers, got dtype {vals.dtype}")
         else:
             if isinstance(table, (list, tuple)) and table and all(isinstance(r, (list, tuple, np.ndarray)) for r in table):
                 lengths = {len(r) for r in table}
@@ -483,13 +490,7 @@ class Contingency(TableStats):
         """The table of :meth:`from_table` from its cells: (rows[k], cols[k]) holds vals[k], every
         other cell of the ``shape`` table 0. Cells in row-major order give the table that
         ``from_table`` gives for the dense array, to the last bit."""
-        if vals.dtype.kind == "f" and not np.isfinite(vals).all():
-            raise ValueError("table has NaN or infinite cells")
-        if (vals < 0).any():
-            k = int(np.flatnonzero(vals < 0)[0])
-            raise ValueError(
-                f"table has negative cells, first at row {int(rows[k])}, column {int(cols[k])} ({vals[k]})"
-            )
+        _refuse_bad_cells(vals, rows, cols)
         vals = _normalize_counts(vals)
         row_labels = list(range(shape[0])) if row_labels is None else list(row_labels)
         col_labels = list(range(shape[1])) if col_labels is None else list(col_labels)
@@ -497,12 +498,6 @@ class Contingency(TableStats):
             raise ValueError(
                 f"{len(row_labels)} row and {len(col_labels)} column labels for a {shape[0]}×{shape[1]} table"
             )
-        if vals.dtype.kind in "iu" and 4 * vals.size >= shape[0] * shape[1]:
-            # A quarter full or more: stored as a grid, exactly as from_labels stores the same
-            # cells, so that both give every measure to the last bit (sums run in one order).
-            grid = np.zeros(shape, dtype=np.int64)
-            grid[rows, cols] = vals
-            return cls._from_grid(grid, row_labels, col_labels)
         return cls._from_coo(rows.astype(np.int64), cols.astype(np.int64), vals, row_labels, col_labels)
 
     @classmethod
@@ -671,7 +666,7 @@ class Contingency(TableStats):
             return None
         cells = self.values if self.grid is None else self.grid
         top = int(cells.max())
-        if top > 4 * cells.size + 1024:
+        if not _histogram_pays(top, cells.size):
             return None
         return np.bincount(cells.reshape(-1), minlength=top + 1)
 
@@ -947,6 +942,22 @@ def _comb2_from_histogram(hist: np.ndarray, n: int) -> int:
         v = np.arange(hist.size, dtype=np.int64)
         return int(np.dot(hist, v * (v - 1) // 2))
     return sum(int(h) * math.comb(int(v), 2) for v, h in zip(np.flatnonzero(hist), hist[hist > 0]))
+
+
+def _histogram_pays(top: int, n_cells: int) -> bool:
+    """Whether whole-count cells with largest value ``top`` are better summed by a histogram
+    of the values 0 … top (one pass, then one term per distinct value) than cell by cell:
+    it bounds the histogram to a few times the cells, however large one count is."""
+    return top <= 4 * n_cells + 1024
+
+
+def _refuse_bad_cells(vals: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> None:
+    """A count table's cells are finite and never negative."""
+    if vals.dtype.kind == "f" and not np.isfinite(vals).all():
+        raise ValueError("table has NaN or infinite cells")
+    if (vals < 0).any():
+        k = int(np.flatnonzero(vals < 0)[0])
+        raise ValueError(f"table has negative cells, first at row {int(rows[k])}, column {int(cols[k])} ({vals[k]})")
 
 
 def _normalize_counts(vals: np.ndarray) -> np.ndarray:
