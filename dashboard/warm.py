@@ -29,8 +29,9 @@ HEAVY_PAGES = ("property_checker", "chance", "gallery", "fuzzy_lab", "real_data"
 def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str, float | str]:
     """Run each page of ``pages`` once in its default state; for each, the CPU seconds it took,
     or why it failed (a page that fails here is simply not warmed: the server starts anyway).
-    With the Chance page, also its table tab's null distributions of every preset (the entry
-    ``"chance presets"``: ``chance_views.warm_tables``); with the Real data page, also every
+    With the Chance page, also its table tab's null distributions of every preset and the exact
+    expectations its sweep can ask for (the entry ``"chance presets"``: ``chance_views.warm_tables``,
+    ``chance_views.warm_sweep_expectations``); with the Real data page, also every
     bundled data set (``"real data sets"``)."""
     from streamlit.testing.v1 import AppTest
 
@@ -91,7 +92,8 @@ def _every_data_set(app: str, timeout: float):
 
 def _warm_chance_tables() -> None:
     """A script for the headless runner (its source is run as a page would be, inside a runtime)."""
-    from dashboard.components.chance_views import warm_tables
+    from dashboard.components.chance_views import warm_sweep_expectations, warm_tables
     from dashboard.components.presets import load_presets
 
     warm_tables(load_presets())
+    warm_sweep_expectations()

@@ -56,7 +56,8 @@ import numpy as np
 from scipy.special import gammaln
 
 __all__ = ["MODELS", "ONE_SIDED", "check_model", "stirling_pair_probability", "bell_pair_probability",
-           "random_partitions", "random_tables_perm", "MAX_SAMPLED_ITEMS"]
+           "random_partitions", "random_block_sizes", "random_tables_num", "random_tables_perm",
+           "MAX_SAMPLED_ITEMS"]
 
 MODELS = ("perm", "num", "num1", "all", "all1")
 ONE_SIDED = ("num1", "all1")
@@ -106,12 +107,20 @@ def _log_keep(k: int) -> np.ndarray:
     return out
 
 
-def _stirling_exact(n: int, k: int) -> int:
-    """S(n, k) in Python integers (inclusion–exclusion)."""
-    if k == 0:
-        return 1 if n == 0 else 0
-    total = sum((-1) ** i * math.comb(k, i) * (k - i) ** n for i in range(k + 1))
-    return total // math.factorial(k)
+def _stirling_ratio_exact(n: int, k: int) -> float:
+    """S(n−1, k) / S(n, k), correctly rounded: k!·S(m, k) = Σ_i (−1)^i C(k, i) (k − i)^m for
+    m = n − 1 and m = n, whose terms share the power (k − i)^(n−1) (one big power per term
+    instead of two; the k! cancels). n = 10^4, k = 100: 29 ms instead of 57."""
+    num = den = 0
+    for i in range(k + 1):
+        term = math.comb(k, i) * (k - i) ** (n - 1)
+        if i % 2:
+            num -= term
+            den -= (k - i) * term
+        else:
+            num += term
+            den += (k - i) * term
+    return num / den  # int / int: correctly rounded
 
 
 def _surjection_is_likely(n: int, k: int) -> bool:
@@ -148,8 +157,7 @@ def stirling_pair_probability(n: int, k: int) -> float:
     if n < 2 or k == 1:
         return 1.0
     if n * k <= _EXACT_STIRLING_WORK:
-        num, den = _stirling_exact(n - 1, k), _stirling_exact(n, k)
-        return num / den  # int / int: correctly rounded
+        return _stirling_ratio_exact(n, k)
     if _surjection_is_likely(n - 1, k):
         return _surjection_series(n - 1, k) / (k * _surjection_series(n, k))
     if n > _RECURRENCE_ITEMS or n * k > _RECURRENCE_WORK:
@@ -308,6 +316,70 @@ def random_partitions(n: int, k: int | None, size: int, rng: np.random.Generator
     if _surjection_is_likely(n, k):
         return _k_block_partitions_rejection(n, k, size, rng)
     return _k_block_partitions_sequential(n, k, size, rng)
+
+
+def random_block_sizes(n: int, k: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """(size, k) block sizes of ``size`` partitions of ``n`` items, each uniform over the
+    partitions into exactly ``k`` blocks, in random block order. Where a throw of the items
+    into k urns is likely to fill them all, the throw is counted (:func:`random_tables_num` with
+    one class of n items) and kept when every urn is filled: the counts of
+    :func:`_k_block_partitions_rejection`'s labels, without keeping the labels. Else the labels
+    are drawn sequentially and counted."""
+    if n > MAX_SAMPLED_ITEMS:
+        raise ValueError(f"random partitions of {n:,} items are not sampled (at most {MAX_SAMPLED_ITEMS:,})")
+    if not 1 <= k <= n:
+        raise ValueError(f"no partition of {n} items into {k} blocks")
+    if k > 1 and _surjection_is_likely(n, k):
+        return random_tables_num(np.full((size, 1), n, dtype=np.int64), k, rng)[:, 0, :]
+    return _occupancy(random_partitions(n, k, size, rng), k)
+
+
+def random_tables_num(row_sizes, k: int, rng: np.random.Generator) -> np.ndarray:
+    """(size, R, k) tables of gold classes of sizes ``row_sizes`` ((size, R), one row per
+    draw, every row summing to the same n) against clusterings uniform over the partitions of
+    their items into exactly ``k`` blocks, for a throw of n items into k urns that is likely
+    to fill them all.
+
+    The rejection of :func:`_k_block_partitions_rejection`, on the table: every item is
+    thrown into one of k urns uniformly, and a table whose k columns are all filled is kept,
+    else that draw is thrown again. Every partition into k blocks is hit by k! surjections, so
+    the kept tables are distributed exactly as the tables of uniform partitions. A throw is
+    counted straight into the table (no partition labels kept), or, with many items a cell,
+    drawn as the table itself: class i's row is a multinomial (a_i; 1/k, …, 1/k), independently
+    of the other classes — R·k numbers instead of n labels."""
+    row_sizes = np.asarray(row_sizes, dtype=np.int64)
+    n = int(row_sizes[0].sum()) if row_sizes.size else 0
+    if not (k >= 1 and _surjection_is_likely(n, k)):
+        raise ValueError(f"{n} items in {k} urns rarely fill them all: draw the labels instead")
+    tables = _throw(row_sizes, n, k, rng)
+    todo = np.flatnonzero((tables.sum(axis=1) == 0).any(axis=1))
+    while todo.size:
+        again = _throw(row_sizes[todo], n, k, rng)
+        tables[todo] = again
+        todo = todo[(again.sum(axis=1) == 0).any(axis=1)]
+    return tables
+
+
+# numpy draws a multinomial cell in 100–170 ns (a binomial each), a uniform label and counts it in
+# about 4.5 ns: rows are drawn as multinomials from this many items a cell on.
+_ITEMS_PER_CELL_FOR_MULTINOMIAL = 30
+
+
+def _throw(row_sizes: np.ndarray, n: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """(B, R, k): for each draw, the items of each class (sizes ``row_sizes[d]``) thrown into
+    k urns uniformly, counted."""
+    b, r = row_sizes.shape
+    if n >= _ITEMS_PER_CELL_FOR_MULTINOMIAL * r * k:
+        return rng.multinomial(row_sizes, np.full(k, 1.0 / k))
+    # The cell of each label: (draw · R + class) · k + label (int64: bincount's own index type,
+    # so that it makes no converted copy).
+    cells = rng.integers(0, k, (b, n))
+    if (row_sizes == row_sizes[0]).all():
+        cells += np.repeat(np.arange(0, r * k, k), row_sizes[0])   # in place, row by row: no (b, n) temporary
+        cells += np.arange(0, b * r * k, r * k)[:, None]
+    else:
+        cells += np.repeat(np.arange(0, b * r * k, k), row_sizes.reshape(-1)).reshape(b, n)
+    return np.bincount(cells.reshape(-1), minlength=b * r * k).reshape(b, r, k)
 
 
 def random_tables_perm(row_sums, col_sums, size: int, rng: np.random.Generator,

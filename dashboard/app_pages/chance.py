@@ -112,7 +112,7 @@ def sweep_tab() -> None:
         st.error(problem)
         return
     try:
-        summary = cv.sweep_summary(n, n_classes, model, samples, seed, settings.log_base, settings.beta)
+        summary = cv.sweep_summary(n, n_classes, model, samples, seed, settings.log_base, settings.beta, keys)
     except ValueError as exc:
         st.error(f"These random clusterings cannot be drawn: {escape_markdown(str(exc))}.")
         return
@@ -244,8 +244,8 @@ def ami_tab() -> None:
     if problem:
         st.error(problem)
     else:
-        summaries = {m: cv.sweep_summary(n, n_classes, m, samples, seed, settings.log_base, settings.beta)
-                     for m in cv.SWEEP_MODELS}
+        summaries = {m: cv.sweep_summary(n, n_classes, m, samples, seed, settings.log_base, settings.beta,
+                                         cc.NORMALISATION_KEYS) for m in cv.SWEEP_MODELS}
         st.plotly_chart(cv.ami_sweep_chart(n, n_classes, samples, seed, settings.log_base, settings.beta, summaries),
                         key="ch_ami_sweep_chart", width="stretch")
         st.markdown(cv.ami_sweep_sentence(summaries, n))

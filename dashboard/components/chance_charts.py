@@ -42,6 +42,7 @@ QUANTILE_METHOD = "inverted_cdf"
 # AMI's four normalisations (scikit-learn's average_method): (name, NMI key, AMI key).
 NORMALISATIONS = (("min", "nmi_min", "ami_min"), ("geometric", "nmi_geometric", "ami_geometric"),
                   ("arithmetic", "nmi_arithmetic", "ami"), ("max", "nmi_max", "ami_max"))
+NORMALISATION_KEYS = tuple(k for _, nmi, ami in NORMALISATIONS for k in (nmi, ami))
 
 MEAN_COLOR, BAND_FILL = "#1f77b4", "rgba(31, 119, 180, 0.22)"
 EXACT_COLOR = "#d62728"
@@ -298,7 +299,7 @@ def ami_sweep_figure(summaries: dict[str, pd.DataFrame], n_classes: int) -> go.F
     models = list(summaries)
     cols, nrows = len(NORMALISATIONS), len(models)
     gap_x, gap_y = 0.05, (0.40 / nrows if nrows > 1 else 0.0)
-    keys = [k for _, nmi, ami in NORMALISATIONS for k in (nmi, ami)]
+    keys = list(NORMALISATION_KEYS)
     every = pd.concat([s[s["key"].isin(keys)] for s in summaries.values()]) if summaries else pd.DataFrame()
     values = _finite(list(every.get("low", [])) + list(every.get("high", [])) + [0.0])
     span = (values.max() - values.min()) or 1.0

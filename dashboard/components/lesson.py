@@ -417,7 +417,7 @@ def _chance(settings: Settings) -> View:
     keys = list(cv.DEFAULT_SWEEP_KEYS)
     n, r, draws = (int(cv.DEFAULT_SWEEP[k]) for k in ("ch_n", "ch_r", "ch_sd"))
     model = cv.DEFAULT_SWEEP["ch_sm"]
-    summary = cv.sweep_summary(n, r, model, draws, cv.DEFAULT_SEED, settings.log_base, settings.beta)
+    summary = cv.sweep_summary(n, r, model, draws, cv.DEFAULT_SEED, settings.log_base, settings.beta, keys)
     first, last = int(summary["k"].min()), int(summary["k"].max())
     mean = summary.pivot(index="key", columns="k", values="mean")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 
 import numpy as np
 import pandas as pd
@@ -27,6 +28,11 @@ def test_sweep_summary_is_the_summary_of_a_fresh_sweep(n, n_classes, model, samp
     want = cv.summarize_sweep(chance.cluster_sweep(n, cv.KS, None, model=model, n_classes=n_classes,
                                                    samples=samples, seed=seed, log_base=log_base, beta=beta),
                               n, n_classes, model, log_base, beta)
+    # A page's few measures first (scored alone, kept), then every measure (the rest scored):
+    # both are the fresh sweep's rows, to the last bit, in its order.
+    few = ["vi", "ami", "v_measure", "rand"]
+    got = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta, few)
+    pd.testing.assert_frame_equal(got, want[want["key"].isin(few)].reset_index(drop=True), check_exact=True)
     got = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     # Another β on the same draws: V_β's rows change, the others are the same objects' values.
@@ -54,6 +60,31 @@ def test_another_unit_rescores_only_the_sweep_s_measures_that_have_one(monkeypat
     want = cv.summarize_sweep(chance.cluster_sweep(100, cv.KS, None, model="num", n_classes=5, samples=50, seed=4,
                                                    log_base=2.0), 100, 5, "num", 2.0, 1.0)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_a_sweep_scores_the_measures_asked_for_once_each(monkeypatch):
+    """A new sweep scores the measures on show, not every measure; another measure is scored
+    alone; measures already scored (in any earlier request, by any session) are not scored
+    again; and sessions asking for the same new sweep at once score it once."""
+    scored = []
+    real = chance.score_sweep
+    monkeypatch.setattr(chance, "score_sweep", lambda tables, keys, **kw: scored.append(list(keys)) or
+                        real(tables, keys, **kw))
+    args = (100, 20, "num1", 50, 9)
+    cv.sweep_summary(*args, math.e, 1.0, ["ari", "v_measure"])
+    cv.sweep_summary(*args, math.e, 1.0, ["v_measure", "ari", "ami"])
+    cv.sweep_summary(*args, math.e, 1.0, ["ami", "ari"])
+    assert scored == [["v_measure", "ari"], ["ami"]]
+    scored.clear()
+    threads = [threading.Thread(target=cv.sweep_summary, args=(*args, math.e, 1.0, ["rand", "nmi_max"]))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [sorted(keys) for keys in scored] == [["nmi_max", "rand"]]
+    empty = cv.sweep_summary(*args, math.e, 1.0, [])
+    assert empty.empty and list(empty.columns) == cv.SUMMARY_COLUMNS
 
 
 @pytest.mark.parametrize("model", ["perm", "num1"])

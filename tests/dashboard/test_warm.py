@@ -101,7 +101,19 @@ def run(**params):
     return [e.message for e in at.exception] + [e.value for e in at.error]
 second = {key: run(ch_t=key) for key in load_presets()}
 other = run(ch_t="rr_solution_r", ch_model="num")
-print(json.dumps({"first": first, "second": second, "other": other}))
+# The sweep's exact expectations: every Stirling ratio it can ask for is already kept.
+from metrics import random_models as rm
+rm._stirling_ratio_exact = broken
+def ratio(n, k):
+    try:
+        rm.stirling_pair_probability(n, k)
+        return "kept"
+    except RuntimeError as exc:
+        return str(exc)
+ks = set(cv.KS) | {int(r) for r in cv.CLASS_OPTIONS}
+ratios = {f"{n} {k}": ratio(int(n), k) for n in cv.N_OPTIONS for k in ks if k <= int(n)}
+print(json.dumps({"first": first, "second": second, "other": other, "ratios": ratios,
+                  "not_warmed": ratio(500, 7)}))
 """
 
 
@@ -112,6 +124,8 @@ def test_warm_fills_the_chance_table_tab_for_every_preset():
         assert problems == [], (key, problems)
     # Another model was not warmed: it does need the broken functions (so the check above can fail).
     assert any("after the warm-up" in str(p) for p in out["other"]), out["other"]
+    assert len(out["ratios"]) == 42 and set(out["ratios"].values()) == {"kept"}, out["ratios"]
+    assert "after the warm-up" in out["not_warmed"]
 
 
 # In a fresh interpreter: warm the Real data page, break the clustering, then open the page on every
