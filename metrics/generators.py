@@ -792,8 +792,25 @@ def random_gold(n_points: int, n_classes: int | None = None, seed=None, rates=No
     if int(rates.max()) > n_classes:
         raise ValueError(f"n_classes ({n_classes}) is smaller than the largest ambiguity rate ({int(rates.max())})")
     rng = _rng(seed)
-    # Distinct classes per point: the first r entries of a random ordering of the classes.
-    return [tuple(int(x) for x in rng.choice(n_classes, size=int(r), replace=False)) for r in rates]
+    return [tuple(row[:r]) for row, r in zip(_distinct_draws(n_classes, rates, rng).tolist(), rates.tolist())]
+
+
+def _distinct_draws(n_classes: int, rates: np.ndarray, rng) -> np.ndarray:
+    """(points, max rate): row i starts with rates[i] distinct classes of 0..n_classes−1, drawn
+    one after the other uniformly from those not drawn yet (so in uniformly random order).
+
+    All points at once, column by column: draw c takes u uniform on 0..n−1−c and steps it past
+    each class the point already drew, in increasing order (u ≥ v: u + 1), which maps it onto
+    the n − c classes left. Points whose rate is below c draw on as well and ignore the rest of
+    their row. A point-by-point ``rng.choice(n, r, replace=False)`` cost 17 µs a point."""
+    width = int(rates.max())
+    out = np.empty((rates.size, width), dtype=np.int64)
+    for c in range(width):
+        u = rng.integers(0, n_classes - c, rates.size)
+        for v in np.sort(out[:, :c], axis=1).T:   # the classes drawn so far, smallest first
+            u += u >= v
+        out[:, c] = u
+    return out
 
 
 def softening_steps(gold: Sequence, n_steps: int | None = None) -> list[list[tuple]]:

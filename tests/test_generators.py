@@ -3,6 +3,7 @@ tables and numbers, plus property tests of the generators themselves."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -395,6 +396,26 @@ def test_random_gold_standard():
     assert math.isclose(t.n, sum(len(x) for x in gold))        # identical soft clustering: |K(item)| each
     with pytest.raises(ValueError, match="n_classes"):
         g.random_gold(100, n_classes=2)
+
+
+@pytest.mark.parametrize("n_classes,rate", [(4, 3), (5, 2), (3, 3), (6, 1)])
+def test_random_gold_classes_are_uniform_ordered_draws_without_replacement(n_classes, rate):
+    """Each point's classes: every ordered choice of `rate` distinct classes equally likely
+    (uniform sampling without replacement, in random order), points independent of each other."""
+    from collections import Counter
+    from scipy import stats
+
+    rates = np.full(24_000, rate, dtype=np.int64)
+    rates[::2] = 1  # points of another rate drawn alongside must not disturb these
+    gold = g.random_gold(rates.size, n_classes=n_classes, seed=11, rates=rates)
+    picked = [x for x, r in zip(gold, rates) if r == rate]
+    support = list(itertools.permutations(range(n_classes), rate))
+    counts = Counter(picked)
+    assert set(counts) <= set(support)
+    observed = np.array([counts.get(s, 0) for s in support])
+    assert stats.chisquare(observed).pvalue > 1e-3
+    pairs = Counter((a[0], b[0]) for a, b in zip(picked[::2], picked[1::2]))   # two points: independent
+    assert stats.chisquare([pairs.get((i, j), 0) for i in range(n_classes) for j in range(n_classes)]).pvalue > 1e-3
 
 
 def test_softening_steps_go_from_hard_to_the_gold_standard():
