@@ -291,13 +291,6 @@ def is_exact(t, key: str, model: str = "perm") -> bool:
 
 
 # --------------------------------------------------------------------------- sampling
-def _table_from_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
-    """(B, n_rows, n_cols) counts from (B, n) label arrays (or a fixed (n,) row array)."""
-    b = cols.shape[0]
-    flat = (np.arange(b)[:, None] * (n_rows * n_cols) + rows * n_cols + cols).ravel()
-    return np.bincount(flat, minlength=b * n_rows * n_cols).reshape(b, n_rows, n_cols)
-
-
 def _draw(t: Contingency, model: str, size: int, rng: np.random.Generator):
     """``size`` random tables under ``model``: a (size, R, K) array when small enough
     to evaluate as a dense batch, else a list of Contingency."""
@@ -321,7 +314,7 @@ def _draw(t: Contingency, model: str, size: int, rng: np.random.Generator):
     cols = rm.random_partitions(n, t.n_clusters if model.startswith("num") else None, size, rng)
     n_cols = int(cols.max()) + 1
     if n_rows * n_cols <= _DENSE_TABLE_CELLS:
-        return _table_from_labels(rows, cols, n_rows, n_cols)
+        return rm._count_tables(rows, cols, n_rows, n_cols)
     rows = np.broadcast_to(rows, cols.shape)
     return [Contingency.from_labels(r, c) for r, c in zip(rows, cols)]
 

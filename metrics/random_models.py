@@ -296,19 +296,25 @@ def _compact_rows(labels: np.ndarray, width: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- public samplers
-def random_partitions(n: int, k: int | None, size: int, rng: np.random.Generator) -> np.ndarray:
-    """``size`` random partitions of ``n`` items as a (size, n) array of block labels
-    0, 1, …: uniform over the partitions into exactly ``k`` blocks, or over all
-    partitions when ``k`` is None. Exact; reproducible with a seeded ``rng``."""
+def _check_partitions(n: int, k: int | None) -> None:
+    """Refuse what the partition samplers cannot draw: too many items, none, or no partition
+    of n items into k blocks (k None: any number of blocks)."""
     if n > MAX_SAMPLED_ITEMS:
         raise ValueError(f"random partitions of {n:,} items are not sampled (at most {MAX_SAMPLED_ITEMS:,}: "
                          "each draw costs O(n)); use the perm model, which keeps the table's sizes")
     if n < 1:
         raise ValueError("a random partition needs at least one item")
+    if k is not None and not 1 <= k <= n:
+        raise ValueError(f"no partition of {n} items into {k} blocks")
+
+
+def random_partitions(n: int, k: int | None, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` random partitions of ``n`` items as a (size, n) array of block labels
+    0, 1, …: uniform over the partitions into exactly ``k`` blocks, or over all
+    partitions when ``k`` is None. Exact; reproducible with a seeded ``rng``."""
+    _check_partitions(n, k)
     if k is None:
         return _all_partitions_stam(n, size, rng)
-    if not 1 <= k <= n:
-        raise ValueError(f"no partition of {n} items into {k} blocks")
     if k == 1:
         return np.zeros((size, n), dtype=np.int64)
     if k == n:
@@ -325,10 +331,7 @@ def random_block_sizes(n: int, k: int, size: int, rng: np.random.Generator) -> n
     one class of n items) and kept when every urn is filled: the counts of
     :func:`_k_block_partitions_rejection`'s labels, without keeping the labels. Else the labels
     are drawn sequentially and counted."""
-    if n > MAX_SAMPLED_ITEMS:
-        raise ValueError(f"random partitions of {n:,} items are not sampled (at most {MAX_SAMPLED_ITEMS:,})")
-    if not 1 <= k <= n:
-        raise ValueError(f"no partition of {n} items into {k} blocks")
+    _check_partitions(n, k)
     if k > 1 and _surjection_is_likely(n, k):
         return random_tables_num(np.full((size, 1), n, dtype=np.int64), k, rng)[:, 0, :]
     return _occupancy(random_partitions(n, k, size, rng), k)
@@ -371,15 +374,23 @@ def _throw(row_sizes: np.ndarray, n: int, k: int, rng: np.random.Generator) -> n
     b, r = row_sizes.shape
     if n >= _ITEMS_PER_CELL_FOR_MULTINOMIAL * r * k:
         return rng.multinomial(row_sizes, np.full(k, 1.0 / k))
-    # The cell of each label: (draw · R + class) · k + label (int64: bincount's own index type,
-    # so that it makes no converted copy).
-    cells = rng.integers(0, k, (b, n))
     if (row_sizes == row_sizes[0]).all():
-        cells += np.repeat(np.arange(0, r * k, k), row_sizes[0])   # in place, row by row: no (b, n) temporary
-        cells += np.arange(0, b * r * k, r * k)[:, None]
+        classes = np.repeat(np.arange(r), row_sizes[0])
     else:
-        cells += np.repeat(np.arange(0, b * r * k, k), row_sizes.reshape(-1)).reshape(b, n)
-    return np.bincount(cells.reshape(-1), minlength=b * r * k).reshape(b, r, k)
+        classes = np.repeat(np.tile(np.arange(r), b), row_sizes.reshape(-1)).reshape(b, n)
+    return _count_tables(classes, rng.integers(0, k, (b, n)), r, k)
+
+
+def _count_tables(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    """(B, n_rows, n_cols) counts of the label pairs of B draws: ``cols`` (B, n) int64 labels,
+    ``rows`` (B, n) or one (n,) row shared by every draw. ``cols`` is overwritten: the cell
+    of each pair, (draw · n_rows + row) · n_cols + col, is computed in it in place (int64,
+    bincount's own index type: no converted copy, no (B, n) temporary for shared rows)."""
+    b = cols.shape[0]
+    cells = cols
+    cells += rows * n_cols
+    cells += np.arange(0, b * n_rows * n_cols, n_rows * n_cols)[:, None]
+    return np.bincount(cells.reshape(-1), minlength=b * n_rows * n_cols).reshape(b, n_rows, n_cols)
 
 
 def random_tables_perm(row_sums, col_sums, size: int, rng: np.random.Generator,

@@ -229,7 +229,8 @@ def sweep_summary(n: int, n_classes: int, model: str, samples: int, seed: int, l
     a new β scores only V_β's columns, from their kept β-free parts. The rows come out as
     ``cluster_sweep`` gives them: by k, then in registry order."""
     applicable = _sweep_keys(n, n_classes, model, samples, seed)
-    wanted = applicable if keys is None else [k for k in applicable if k in set(keys)]
+    chosen = applicable if keys is None else set(keys)
+    wanted = [k for k in applicable if k in chosen]
     if not wanted:
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
     scores = _sweep_scores(n, n_classes, model, samples, seed)
@@ -240,11 +241,8 @@ def sweep_summary(n: int, n_classes: int, model: str, samples: int, seed: int, l
             for key, rows in summary.groupby("key", sort=False):
                 scores.frames[_score_key(key, log_base, beta)] = rows
         parts = [scores.frames[_score_key(k, log_base, beta)] for k in wanted]
-    order = {key: i for i, key in enumerate(applicable)}
-    out = pd.concat(parts, ignore_index=True)
-    rank = out["key"].map(lambda k: order[k])
-    return out.assign(_rank=rank).sort_values(["k", "_rank"], kind="stable").drop(columns="_rank").reset_index(
-        drop=True)
+    # The parts are in registry order, each by k: a stable sort by k gives cluster_sweep's order.
+    return pd.concat(parts, ignore_index=True).sort_values("k", kind="stable").reset_index(drop=True)
 
 
 # ---------------------------------------------------------------- a table against chance
