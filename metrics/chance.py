@@ -77,14 +77,17 @@ from scipy import sparse
 
 from . import random_models as rm
 from .batch import TableBatch, evaluate_batch
+from .chance_costs import null_seconds
 from .contingency import Contingency
 from .expected import emi_out_of_budget
+from .limits import DEFAULT_BUDGET, PERM_DENSE_CELLS, Deadline, check_budget, checked_budget
 from .information import expected_mi
 from .registry import MEASURES, Measure, _check_beta, _check_log_base, evaluate, resolve
 
-__all__ = ["MODELS", "DEFAULT_SAMPLES", "Expectation", "expected", "expectation", "is_exact", "exact_keys",
-           "null_distribution", "profile", "summarize", "adjusted", "best_value", "cluster_sweep",
-           "RandomTables", "draw_tables", "score_tables", "sweep_tables", "score_sweep"]
+__all__ = ["MODELS", "DEFAULT_SAMPLES", "DEFAULT_BUDGET", "Expectation", "expected", "expectation", "is_exact",
+           "exact_keys", "null_distribution", "profile", "summarize", "adjusted", "best_value", "cluster_sweep",
+           "RandomTables", "draw_tables", "score_tables", "sweep_tables", "score_sweep", "estimate_seconds",
+           "sweep_seconds", "fitting_samples"]
 
 MODELS = rm.MODELS
 DEFAULT_SAMPLES = 1000
@@ -296,8 +299,11 @@ def _draw(t: Contingency, model: str, size: int, rng: np.random.Generator):
     to evaluate as a dense batch, else a list of Contingency."""
     n = int(t.n)
     if model == "perm":
-        if t.n_classes * t.n_clusters <= _DENSE_TABLE_CELLS:
+        path = _perm_path(t)
+        if path == "batch":
             return rm.random_tables_perm(t.row_sums, t.col_sums, size, rng)
+        if path == "tables":
+            return [Contingency.from_table(x) for x in rm.random_tables_perm(t.row_sums, t.col_sums, size, rng)]
         rows = np.repeat(np.arange(t.n_classes), t.row_sums)
         cols = rm.shuffled_labels(t.col_sums, size, rng)
         return [Contingency.from_labels(rows, c) for c in cols]
@@ -319,6 +325,26 @@ def _draw(t: Contingency, model: str, size: int, rng: np.random.Generator):
     return [Contingency.from_labels(r, c) for r, c in zip(rows, cols)]
 
 
+def _perm_path(t: Contingency) -> str:
+    """How perm draws ``t``'s random tables: ``"batch"`` (dense batches from scipy's sampler, for
+    tables of at most 2^18 cells), ``"labels"`` (shuffled labels counted into one table a draw, up
+    to 10^7 items), ``"tables"`` (one dense table a draw from scipy's sampler, up to 2^22 cells);
+    ``ValueError`` beyond (and beyond the sampler's own limit of items, ``rm.check_perm_items``)."""
+    cells = t.n_classes * t.n_clusters
+    if t.n_classes > 1 and t.n_clusters > 1:
+        rm.check_perm_items(int(t.n))
+    if cells <= _DENSE_TABLE_CELLS:
+        return "batch"
+    if t.n <= rm.MAX_SAMPLED_ITEMS:
+        return "labels"
+    if cells <= PERM_DENSE_CELLS:
+        return "tables"
+    raise ValueError(f"random tables of {t.n_classes:,} × {t.n_clusters:,} classes and clusters with {int(t.n):,} "
+                     f"items are not drawn: at most {rm.MAX_SAMPLED_ITEMS:,} items (drawn as labels) or "
+                     f"{PERM_DENSE_CELLS:,} cells (drawn as tables); the exact expectations (chance.expected of "
+                     "the measures chance.exact_keys(t) lists) need no sampling")
+
+
 def _draws_tables(n: int, n_classes: int, n_clusters: int) -> bool:
     """Whether num/num1 draws come as tables straight away (``random_models.random_tables_num``:
     each throw counted into its table, or drawn as multinomial rows, with no partition labels
@@ -332,7 +358,9 @@ def _draws_tables(n: int, n_classes: int, n_clusters: int) -> bool:
 def _chunk_size(t: Contingency, model: str) -> int:
     if model == "perm":
         cells = t.n_classes * t.n_clusters
-        return max(1, _CHUNK_CELLS // cells) if cells <= _DENSE_TABLE_CELLS else max(1, _CHUNK_LABELS // int(t.n))
+        if cells <= _DENSE_TABLE_CELLS or t.n > rm.MAX_SAMPLED_ITEMS:  # dense tables, batched or one a draw
+            return max(1, _CHUNK_CELLS // cells)
+        return max(1, _CHUNK_LABELS // int(t.n))
     return max(1, _CHUNK_LABELS // int(t.n))
 
 
@@ -352,9 +380,91 @@ def _chunks(t: Contingency, model: str, samples: int, rng: np.random.Generator) 
         done += size
 
 
+# --------------------------------------------------------------------------- cost guards
+def estimate_seconds(t, measures: Iterable[str] | str | None = None, model: str = "perm",
+                     samples: int = DEFAULT_SAMPLES, part: str = "both") -> float:
+    """Estimated seconds of one core that :func:`null_distribution` (``part="both"``), its
+    drawing (:func:`draw_tables`, ``"draw"``) or its scoring (:func:`score_tables`, ``"score"``)
+    of ``samples`` random labelings of ``t`` under ``model`` would take (the cost model of
+    :mod:`metrics.limits`). Raises ``ValueError`` where the draws are beyond a hard limit."""
+    t = _check(t, model, math.e, 1.0)
+    samples = _check_samples(samples)
+    if part not in ("both", "draw", "score"):
+        raise ValueError(f"part must be 'both', 'draw' or 'score', got {part!r}")
+    return null_seconds(t, [m.key for m in _measures(t, measures)], model, samples, part)
+
+
+def fitting_samples(cost: Callable[[int], float], budget: float, most: int = 10**9) -> int:
+    """The largest number of samples s ≤ ``most`` with ``cost(s) ≤ budget`` (0 if none): a
+    binary search over a cost that does not fall as s grows."""
+    if cost(1) > budget:
+        return 0
+    lo, hi = 1, most
+    if cost(hi) <= budget:
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if cost(mid) <= budget else (lo, mid)
+    return lo
+
+
+def _what(t: Contingency, model: str, samples: int, part: str = "both") -> str:
+    verb = {"both": "", "draw": "drawing ", "score": "scoring "}[part]
+    return (f"{verb}{samples:,} random labelings of a {t.n_classes:,} × {t.n_clusters:,} table of {int(t.n):,} items "
+            f"under {model}")
+
+
+def _advice(t: Contingency, keys: list[str], model: str, budget: float, samples: int, part: str) -> str:
+    """What fits the budget instead: fewer samples, the perm model, AMI left out, the exact expectations."""
+    fits = fitting_samples(lambda s: null_seconds(t, keys, model, s, part), budget)
+    out = [f"at most {fits:,} samples fit" if fits >= 2 else "no number of samples fits"]
+    if model != "perm" and t.n_classes * t.n_clusters <= _DENSE_TABLE_CELLS:
+        try:
+            if null_seconds(t, keys, "perm", samples, part) <= budget:
+                out.append("the perm model fits (its draws cost the table's cells, not its items)")
+        except ValueError:
+            pass
+    cheap = [k for k in keys if not k.startswith("ami")]
+    if cheap and len(cheap) < len(keys) and null_seconds(t, cheap, model, samples, part) <= budget:
+        out.append("so do the measures without AMI (its exact expected mutual information is the costly part)")
+    if model == "perm":
+        out.append("chance.expected gives exact expectations without sampling for chance.exact_keys(t)")
+    return "; ".join(out)
+
+
+def _guard(t: Contingency, keys: list[str], model: str, samples: int, budget, part: str = "both") -> Deadline:
+    """Refuse the draws beyond ``budget`` (a CostError saying what fits instead), or beyond a hard
+    limit (the samplers' ValueError, raised here before any work); the run's :class:`Deadline`."""
+    budget = checked_budget(budget)
+    _check_drawable(t, model)
+    if budget is not None:
+        seconds = null_seconds(t, keys, model, samples, part)
+        if seconds > budget:
+            check_budget(_what(t, model, samples, part), seconds, budget,
+                         _advice(t, keys, model, budget, samples, part))
+    return Deadline(budget)
+
+
+def _check_drawable(t: Contingency, model: str) -> None:
+    """Raise the samplers' ``ValueError`` for draws beyond a hard limit, before any work."""
+    n = int(t.n)
+    if model == "perm":
+        _perm_path(t)
+        return
+    if model == "num1" and _draws_tables(n, t.n_classes, t.n_clusters):
+        return
+    if model == "num":
+        rm.check_partition_draws(n, t.n_classes)
+    if model.startswith("num"):
+        if not _draws_tables(n, t.n_classes, t.n_clusters):
+            rm.check_partition_draws(n, t.n_clusters)
+    else:
+        rm.check_partition_draws(n, None)
+
+
 def null_distribution(t, measures: Iterable[str] | str | None = None, model: str = "perm",
                       samples: int = DEFAULT_SAMPLES, seed=None, log_base: float = math.e, beta: float = 1.0,
-                      progress: Progress | None = None) -> pd.DataFrame:
+                      progress: Progress | None = None, *, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """The measures of ``samples`` random labelings drawn under ``model``.
 
     One row per random labeling (index ``draw``), one column per measure key
@@ -372,6 +482,11 @@ def null_distribution(t, measures: Iterable[str] | str | None = None, model: str
     variants need one exact E[I] per distinct margins: once in all under perm, once
     per draw under the other models (tens of ms each for n = 10^4).
 
+    Refused before any draw (a ``limits.CostError``, a ``ValueError``) when the estimated cost
+    (:func:`estimate_seconds`) exceeds ``budget`` seconds of one core (default 30; None: no
+    limit), and stopped when the run itself passes three times its budget; refused beyond the
+    samplers' hard limits (:mod:`metrics.limits`).
+
     ``score_tables(draw_tables(t, model, samples, seed), measures, log_base, beta)`` is
     the same distribution, with the tables kept to be scored again (another β, other
     measures); this function scores each chunk as it is drawn and keeps none.
@@ -380,12 +495,20 @@ def null_distribution(t, measures: Iterable[str] | str | None = None, model: str
     samples = _check_samples(samples)
     keys = [m.key for m in _measures(t, measures)]
     rng = _rng(seed)
+    deadline = _guard(t, keys, model, samples, budget)
+    return _null_frame(t, keys, model, samples, rng, log_base, beta, progress, deadline)
+
+
+def _null_frame(t: Contingency, keys: list[str], model: str, samples: int, rng: np.random.Generator,
+                log_base: float, beta: float, progress: Progress | None, deadline: Deadline) -> pd.DataFrame:
     frames, done = [], 0
     for draws in _chunks(t, model, samples, rng):
         frames.append(_evaluate_draws(draws, keys, log_base, beta))
         done += len(draws)
         if progress is not None:
             progress(done, samples)
+        if done < samples:
+            deadline.check("these random labelings")
     return _draw_frame(frames, keys)
 
 
@@ -440,27 +563,48 @@ def _unstored(chunk):
     return chunk
 
 
-def draw_tables(t, model: str = "perm", samples: int = DEFAULT_SAMPLES, seed=None) -> RandomTables:
+def draw_tables(t, model: str = "perm", samples: int = DEFAULT_SAMPLES, seed=None, *,
+                progress: Progress | None = None, budget=DEFAULT_BUDGET) -> RandomTables:
     """``samples`` random labelings of ``t`` under ``model`` as tables, for
-    :func:`score_tables`; the same draws as :func:`null_distribution` with the same seed."""
+    :func:`score_tables`; the same draws as :func:`null_distribution` with the same seed.
+    ``progress(done, total)`` after each chunk; ``budget`` as in :func:`null_distribution`
+    (the drawing's cost)."""
     t = _check(t, model, math.e, 1.0)
     samples = _check_samples(samples)
     rng = _rng(seed)
-    return RandomTables(t, model, samples, tuple(_stored(d) for d in _chunks(t, model, samples, rng)))
+    deadline = _guard(t, [], model, samples, budget, "draw")
+    return RandomTables(t, model, samples, _drawn(t, model, samples, rng, progress, deadline))
+
+
+def _drawn(t: Contingency, model: str, samples: int, rng: np.random.Generator, progress: Progress | None,
+           deadline: Deadline, offset: int = 0, total: int | None = None) -> tuple:
+    """The stored chunks of ``samples`` draws, reporting ``offset + done`` of ``total`` after each."""
+    chunks, done = [], 0
+    for d in _chunks(t, model, samples, rng):
+        chunks.append(_stored(d))
+        done += len(d)
+        if progress is not None:
+            progress(offset + done, samples if total is None else total)
+        deadline.check("drawing these random labelings")
+    return tuple(chunks)
 
 
 def score_tables(tables: RandomTables, measures: Iterable[str] | str | None = None, log_base: float = math.e,
-                 beta: float = 1.0, progress: Progress | None = None) -> pd.DataFrame:
+                 beta: float = 1.0, progress: Progress | None = None, *, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """The measures of the random labelings ``tables`` (from :func:`draw_tables`): the frame of
-    :func:`null_distribution` — identical values for the same table, model, samples and seed."""
+    :func:`null_distribution` — identical values for the same table, model, samples and seed.
+    ``budget`` as in :func:`null_distribution` (the scoring's cost)."""
     if not isinstance(tables, RandomTables):
         raise ValueError("tables must be the random tables of draw_tables (or sweep_tables)")
-    keys, columns = _score_columns(tables, measures, log_base, beta, progress)
+    t = _check(tables.table, tables.model, log_base, beta)
+    keys = [m.key for m in _measures(t, measures)]
+    deadline = _guard(t, keys, tables.model, tables.samples, budget, "score")
+    keys, columns = _score_columns(tables, measures, log_base, beta, progress, deadline)
     return pd.DataFrame(columns, index=pd.RangeIndex(tables.samples, name="draw"), columns=keys)
 
 
-def _score_columns(tables: RandomTables, measures, log_base: float, beta: float,
-                   progress: Progress | None) -> tuple[list[str], dict[str, np.ndarray]]:
+def _score_columns(tables: RandomTables, measures, log_base: float, beta: float, progress: Progress | None,
+                   deadline: Deadline) -> tuple[list[str], dict[str, np.ndarray]]:
     """(keys, {key: one value per draw}) of :func:`score_tables`. V_β and the like come from the
     β-free parts kept per chunk (computed on first need); every other measure from the draws."""
     t = _check(tables.table, tables.model, log_base, beta)
@@ -487,6 +631,8 @@ def _score_columns(tables: RandomTables, measures, log_base: float, beta: float,
         done += len(chunk[0]) if isinstance(chunk, tuple) else len(chunk)
         if progress is not None:
             progress(done, tables.samples)
+        if done < tables.samples:
+            deadline.check("scoring these random labelings")
     return keys, {k: np.concatenate(v) for k, v in pieces.items()}
 
 
@@ -513,15 +659,18 @@ def _combine(m, parts: tuple[np.ndarray, ...], beta: float) -> np.ndarray:
 
 # --------------------------------------------------------------------------- expectations
 def expectation(t, key: str, model: str = "perm", samples: int | None = None, seed=None,
-                log_base: float = math.e, beta: float = 1.0, method: str = "auto") -> Expectation:
+                log_base: float = math.e, beta: float = 1.0, method: str = "auto", *,
+                progress: Progress | None = None, budget=DEFAULT_BUDGET) -> Expectation:
     """E[key] under ``model``, with how it was obtained.
 
     ``method="auto"``: exact where a closed form exists (see the module docstring and
     :func:`is_exact`), else the mean of ``samples`` random labelings (default
     1000) with its standard error; ``"exact"`` raises ValueError where there is no
-    closed form; ``"monte_carlo"`` always samples (to check an exact value).
+    closed form; ``"monte_carlo"`` always samples (to check an exact value). Sampling reports
+    ``progress`` and keeps to ``budget`` as :func:`null_distribution` does.
     """
     t = _check(t, model, log_base, beta)
+    checked_budget(budget)
     if method not in ("auto", "exact", "monte_carlo"):
         raise ValueError(f"method must be 'auto', 'exact' or 'monte_carlo', got {method!r}")
     (m,) = _measures(t, [key])
@@ -534,17 +683,19 @@ def expectation(t, key: str, model: str = "perm", samples: int | None = None, se
             raise ValueError(f"{key} has no closed-form expectation under the {model} model; "
                              "use method='auto' or 'monte_carlo' (sampling)")
     samples = DEFAULT_SAMPLES if samples is None else _check_samples(samples, 2)
-    draws = null_distribution(t, [key], model, samples, rng, log_base, beta)[key].to_numpy()
+    draws = null_distribution(t, [key], model, samples, rng, log_base, beta, progress, budget=budget)[key].to_numpy()
     # A measure that can be +∞ (minkowski) has an infinite mean; its standard error is NaN.
     return Expectation(float(draws.mean()), _std(draws) / math.sqrt(samples), False, samples)
 
 
 def expected(t, key: str, model: str = "perm", samples: int | None = None, seed=None,
-             log_base: float = math.e, beta: float = 1.0) -> float:
+             log_base: float = math.e, beta: float = 1.0, *, progress: Progress | None = None,
+             budget=DEFAULT_BUDGET) -> float:
     """E[key] under ``model``: exact where a closed form exists, else Monte Carlo over
-    ``samples`` random labelings (default 1000; reproducible with ``seed``).
+    ``samples`` random labelings (default 1000; reproducible with ``seed``; ``progress`` and
+    ``budget`` as in :func:`null_distribution`).
     :func:`expectation` also says which, with the standard error."""
-    return expectation(t, key, model, samples, seed, log_base, beta).value
+    return expectation(t, key, model, samples, seed, log_base, beta, progress=progress, budget=budget).value
 
 
 def best_value(key: str) -> float:
@@ -569,7 +720,8 @@ def _adjust(observed: float, expected_value: float, best: float) -> float:
 
 
 def adjusted(t, key: str, model: str = "perm", samples: int | None = None, seed=None,
-             log_base: float = math.e, beta: float = 1.0) -> float:
+             log_base: float = math.e, beta: float = 1.0, *, progress: Progress | None = None,
+             budget=DEFAULT_BUDGET) -> float:
     """(observed − E) / (M − E), M the measure's best declared value: 1 at the best
     value, 0 at chance, negative below chance, whatever the measure's direction.
 
@@ -587,7 +739,8 @@ def adjusted(t, key: str, model: str = "perm", samples: int | None = None, seed=
         raise ValueError(f"{key} has no finite best value (range {MEASURES[key].range_text}), so it cannot be "
                          "adjusted as (observed − E)/(best − E); adjust a normalised form (nmi_*, ami_*)")
     observed = MEASURES[key](t, log_base=log_base, beta=beta)
-    return _adjust(observed, expected(t, key, model, samples, seed, log_base, beta), best)
+    return _adjust(observed, expected(t, key, model, samples, seed, log_base, beta, progress=progress,
+                                      budget=budget), best)
 
 
 def _close(a: float, b: float) -> bool:
@@ -668,15 +821,16 @@ def summarize(t, draws: pd.DataFrame, model: str = "perm", log_base: float = mat
 
 def profile(t, measures: Iterable[str] | str | None = None, model: str = "perm", samples: int = DEFAULT_SAMPLES,
             seed=None, log_base: float = math.e, beta: float = 1.0,
-            progress: Progress | None = None) -> pd.DataFrame:
+            progress: Progress | None = None, *, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """Each measure of ``t`` against its null distribution under ``model``.
 
     Index: measure keys; columns ``observed, expected, exact, stderr, std, z,
     percentile, p_value, adjusted`` (see :func:`summarize`). Draws ``samples``
-    random labelings (:func:`null_distribution`, same cost). To show the draws too,
-    draw them once and call :func:`summarize`.
+    random labelings (:func:`null_distribution`, same cost, same ``budget``). To show the draws
+    too, draw them once and call :func:`summarize`.
     """
-    draws = null_distribution(t, measures, model, _check_samples(samples, 2), seed, log_base, beta, progress)
+    draws = null_distribution(t, measures, model, _check_samples(samples, 2), seed, log_base, beta, progress,
+                              budget=budget)
     return summarize(t, draws, model, log_base, beta)
 
 
@@ -725,10 +879,48 @@ def _sweep_margins(n, ks, model, n_classes, class_sizes):
     return a, ks
 
 
+# A sweep's cost is estimated on at most this many of its k (evenly spread), scaled to all of them.
+_SWEEP_ESTIMATE_KS = 48
+
+
+def sweep_seconds(n: int, ks: Iterable[int], measures: Iterable[str] | str | None = None, model: str = "num1",
+                  n_classes: int = 10, class_sizes=None, samples: int = 100, part: str = "both") -> float:
+    """Estimated seconds of one core of :func:`cluster_sweep` with these arguments (``part``:
+    "draw" for :func:`sweep_tables`, "score" for :func:`score_sweep`)."""
+    a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
+    return _sweep_cost(int(n), a, ks, measures, model, _check_samples(samples), part)
+
+
+def _sweep_cost(n: int, a: np.ndarray, ks: list[int], measures, model: str, samples: int, part: str) -> float:
+    picked = ks if len(ks) <= _SWEEP_ESTIMATE_KS else [ks[i] for i in np.linspace(0, len(ks) - 1,
+                                                                                      _SWEEP_ESTIMATE_KS).astype(int)]
+    total = 0.0
+    for k in picked:
+        t = _table_with_margins(a, _balanced(n, k))
+        keys = [] if part == "draw" else [m.key for m in resolve(measures, t)]
+        total += null_seconds(t, keys, model, samples, part)
+    return total * len(ks) / len(picked)
+
+
+def _sweep_guard(n: int, a: np.ndarray, ks: list[int], measures, model: str, samples: int, budget,
+                 part: str = "both") -> Deadline:
+    budget = checked_budget(budget)
+    for k in sorted(set(ks))[:: max(1, len(set(ks)) // _SWEEP_ESTIMATE_KS)] + [max(ks)]:
+        _check_drawable(_table_with_margins(a, _balanced(n, k)), model)
+    if budget is not None:
+        seconds = _sweep_cost(n, a, ks, measures, model, samples, part)
+        if seconds > budget:
+            fits = fitting_samples(lambda s: _sweep_cost(n, a, ks, measures, model, s, part), budget)
+            check_budget(f"{'drawing ' if part == 'draw' else 'scoring ' if part == 'score' else ''}{samples:,} "
+                         f"random labelings of {n:,} items for each of {len(ks):,} values of k under {model}",
+                         seconds, budget, f"at most {fits:,} samples per k fit" if fits else "choose fewer values of k")
+    return Deadline(budget)
+
+
 def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | None = None, model: str = "num1",
                   n_classes: int = 10, class_sizes=None, samples: int = 100, seed=None,
                   log_base: float = math.e, beta: float = 1.0,
-                  progress: Progress | None = None) -> pd.DataFrame:
+                  progress: Progress | None = None, *, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """scikit-learn's "adjustment for chance" experiment under a random model:
     random clusterings of ``n`` items into k clusters, for each k in ``ks``, scored
     against gold classes.
@@ -743,10 +935,15 @@ def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | Non
     ``samples`` rows per k. ``progress(done, total)`` counts draws over all k.
     ``score_sweep(sweep_tables(...), measures, log_base, beta)`` gives the same frame
     with the random tables kept (to score them again for another β or log base).
+    ``budget`` (seconds of one core; None: no limit) as in :func:`null_distribution`, for the
+    whole sweep (:func:`sweep_seconds`).
     """
     a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
     samples = _check_samples(samples)
     rng = _rng(seed)
+    _check_log_base(log_base)
+    _check_beta(beta)
+    deadline = _sweep_guard(int(n), a, ks, measures, model, samples, budget)
     total, frames = samples * len(ks), []
     for i, k in enumerate(ks):
         t = _table_with_margins(a, _balanced(int(n), k))
@@ -755,7 +952,8 @@ def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | Non
             if progress is not None:
                 progress(offset + done, total)
 
-        draws = null_distribution(t, measures, model, samples, rng, log_base, beta, step)
+        keys = [m.key for m in _measures(t, measures)]
+        draws = _null_frame(t, keys, model, samples, rng, log_base, beta, step, deadline)
         frames.append(_sweep_rows(k, {c: draws[c].to_numpy() for c in draws.columns}, list(draws.columns), len(draws)))
     return pd.concat(frames, ignore_index=True)
 
@@ -768,30 +966,49 @@ def _sweep_rows(k: int, columns: dict[str, np.ndarray], keys: list[str], size: i
 
 
 def sweep_tables(n: int, ks: Iterable[int], model: str = "num1", n_classes: int = 10, class_sizes=None,
-                 samples: int = 100, seed=None) -> tuple[tuple[int, RandomTables], ...]:
+                 samples: int = 100, seed=None, *, progress: Progress | None = None,
+                 budget=DEFAULT_BUDGET) -> tuple[tuple[int, RandomTables], ...]:
     """The random tables of :func:`cluster_sweep` (same arguments, same seed: the same draws),
-    as ``((k, RandomTables), ...)`` in the order of ``ks``, for :func:`score_sweep`."""
+    as ``((k, RandomTables), ...)`` in the order of ``ks``, for :func:`score_sweep`.
+    ``progress(done, total)`` counts draws over all k; ``budget`` bounds the drawing's cost."""
     a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
     samples = _check_samples(samples)
     rng = _rng(seed)
-    return tuple((k, draw_tables(_table_with_margins(a, _balanced(int(n), k)), model, samples, rng)) for k in ks)
+    deadline = _sweep_guard(int(n), a, ks, None, model, samples, budget, "draw")
+    out = []
+    for i, k in enumerate(ks):
+        t = _table_with_margins(a, _balanced(int(n), k))
+        chunks = _drawn(t, model, samples, rng, progress, deadline, i * samples, samples * len(ks))
+        out.append((k, RandomTables(t, model, samples, chunks)))
+    return tuple(out)
 
 
 def score_sweep(tables: Sequence[tuple[int, RandomTables]], measures: Iterable[str] | str | None = None,
-                log_base: float = math.e, beta: float = 1.0, progress: Progress | None = None) -> pd.DataFrame:
+                log_base: float = math.e, beta: float = 1.0, progress: Progress | None = None, *,
+                budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """:func:`cluster_sweep`'s frame from the tables of :func:`sweep_tables`: identical values
-    for the same arguments and seed. ``progress(done, total)`` counts scored draws over all k."""
+    for the same arguments and seed. ``progress(done, total)`` counts scored draws over all k;
+    ``budget`` bounds the scoring's cost."""
     tables = list(tables)
     if not tables or not all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], RandomTables)
                              for x in tables):
         raise ValueError("tables must be the (k, random tables) pairs of sweep_tables")
+    budget = checked_budget(budget)
+    if budget is not None:
+        picked = tables if len(tables) <= _SWEEP_ESTIMATE_KS else [
+            tables[i] for i in np.linspace(0, len(tables) - 1, _SWEEP_ESTIMATE_KS).astype(int)]
+        seconds = sum(null_seconds(r.table, [m.key for m in resolve(measures, r.table)], r.model, r.samples, "score")
+                      for _, r in picked) * len(tables) / len(picked)
+        check_budget(f"scoring the random labelings of {len(tables):,} values of k", seconds, budget,
+                     "fewer measures, or fewer samples per k")
+    deadline = Deadline(budget)
     total, frames, offset = sum(r.samples for _, r in tables), [], 0
     for k, r in tables:
         def step(done, _, offset=offset):
             if progress is not None:
                 progress(offset + done, total)
 
-        keys, columns = _score_columns(r, measures, log_base, beta, step)
+        keys, columns = _score_columns(r, measures, log_base, beta, step, deadline)
         frames.append(_sweep_rows(k, columns, keys, r.samples))
         offset += r.samples
     return pd.concat(frames, ignore_index=True)

@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 from . import io as mio
+from . import limits
 from .contingency import Contingency
 from .formatting import format_number
 from .registry import FAMILIES, MEASURES, evaluate
@@ -74,7 +75,7 @@ class Progress:
             self.stream.write(f"{PROG}: {message}\n")
             self.stream.flush()
 
-    def fraction(self, done: float) -> None:
+    def fraction(self, done: float, what: str = "scanning") -> None:
         if not self.enabled:
             return
         step = int(done * 100) if self.tty else int(done * 10) * 10  # a line per 10 % in logs
@@ -82,7 +83,7 @@ class Progress:
             return
         self._last_step = step
         elapsed = time.perf_counter() - self._start
-        text = f"{PROG}: scanning {step:3d}% ({elapsed:.1f} s)"
+        text = f"{PROG}: {what} {step:3d}% ({elapsed:.1f} s)"
         self.stream.write(f"\r{text}" if self.tty else f"{text}\n")
         self.stream.flush()
 
@@ -103,6 +104,16 @@ def _log_base(text: str) -> float:
     if not (math.isfinite(base) and base > 1):
         raise argparse.ArgumentTypeError(f"the log base must be a number above 1 (2, 10, e, …), got {text!r}")
     return base
+
+
+def _budget(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the budget must be a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"the budget must be a finite number of seconds ≥ 0, got {text!r}")
+    return value or None
 
 
 def _positive_float(text: str) -> float:
@@ -175,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                        help="count on a Dask cluster (e.g. tcp://head:8786); files must be readable by the workers")
     score.add_argument("--quiet", action="store_true", help="no progress messages")
+    score.add_argument("--budget", type=_budget, default=limits.DEFAULT_BUDGET, metavar="SECONDS",
+                       help="refuse a comparison of several solutions estimated to take longer than this many "
+                       f"seconds of one core (default {limits.DEFAULT_BUDGET:g}; 0: no limit)")
     score.add_argument("--debug", action="store_true", help="show tracebacks of unexpected errors")
 
     listing = sub.add_parser("measures", help="list the registered measures")
@@ -436,7 +450,9 @@ def _score_solutions(args, preds: list[str], columns: list[str]) -> int:
     progress.stage(f"reading {size / 2**20:.1f} MiB of labels")
     sc = _read_solutions(args, preds, columns)
     progress.stage(f"computing measures for {len(sc.names)} solutions, n = {len(sc)}")
-    frame = compare_solutions(sc.gold, sc.solutions, args.measures, log_base=args.log_base, beta=args.beta)
+    frame = compare_solutions(sc.gold, sc.solutions, args.measures, log_base=args.log_base, beta=args.beta,
+                              progress=lambda done, total: progress.fraction(done / total, "scoring solutions"),
+                              budget=args.budget)
     progress.stage("done")
     sys.stdout.write(_format_solutions(frame, sc, args))
     return 0
@@ -631,6 +647,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"{exc.describe()}: add --dropna to leave those items out, or fill in the labels{texts}", 2)
     except mio.UnmatchedIdsError as exc:
         return _fail(f"{exc.describe()}: add --dropna to leave them out, or give every row a partner", 2)
+    except limits.CostError as exc:
+        return _fail(exc.describe("--budget SECONDS (0: no limit)"), 2)
     except (ValueError, KeyError, OSError) as exc:
         # KeyError's str() adds quotes; its message is its first argument.
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)

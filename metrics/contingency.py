@@ -32,11 +32,12 @@ from scipy.special import xlogy
 
 from . import _array_api, _counting
 from ._arith import is_batch, where
+from .limits import MAX_TOTAL
 
 __all__ = ["Contingency", "pair_counts"]
 
-# Larger totals would overflow int64 marginals (and n^4 in float pair statistics).
-_MAX_TOTAL = float(2**62)
+# Larger totals would overflow int64 marginals (and n^4 in float pair statistics): metrics.limits.
+_MAX_TOTAL = float(MAX_TOTAL)
 # Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
 _INT64_SAFE_TOTAL = 1 << 31
 # Cells per block when a measure walks a grid table's cells (512 KiB of float64).

@@ -27,13 +27,13 @@ import numpy as np
 from scipy.special import gammaln
 
 from .contingency import Contingency
+from .limits import EMI_TERM_BUDGET
 
 __all__ = ["expected_mutual_information", "expected_mi_from_sizes", "expected_mi_batch", "emi_terms",
            "EMI_TERM_BUDGET", "emi_out_of_budget"]
 
-# About 5·10^7 terms take ~3 s here; beyond, AMI is left out rather than stall a
-# session (n ≳ 10^8 per class and cluster: the window grows like √n).
-EMI_TERM_BUDGET = 5 * 10**7
+# EMI_TERM_BUDGET (metrics.limits): about 5·10^7 terms take ~3 s here; beyond, AMI is left out
+# rather than stall a session (n ≳ 10^8 per class and cluster: the window grows like √n).
 
 _LOG_DELTA = 30 * math.log(10)  # tail mass ignored on each side: 1e-30
 _CHUNK_TERMS = 1 << 22

@@ -42,6 +42,7 @@ from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
 from .contingency import Contingency, _Memberships, _pair_positions, _plain_memberships
+from .limits import check_generated_cells, check_generated_items
 
 __all__ = [
     "dom_each",
@@ -270,6 +271,7 @@ def dom_tables(n_classes, n_useful_clusters, n_noise_clusters=0, n_noise_classes
     cols = int((k + kn).max()) if shape is None else int(shape[1])
     if rows < int((c + cn).max()) or cols < int((k + kn).max()):
         raise ValueError(f"shape {shape} is smaller than the largest table ({int((c + cn).max())}, {int((k + kn).max())})")
+    check_generated_cells(size * rows * cols, f"dom_tables ({size:,} settings of {rows:,} × {cols:,})")
     matched = _matching_mask(c, k, rows, cols)
     i = np.arange(rows)[None, :, None]
     j = np.arange(cols)[None, None, :]
@@ -418,6 +420,7 @@ def _cluster_labels(count: int) -> list[str]:
 def perfect(class_sizes) -> Contingency:
     """One cluster per class holding exactly that class (a diagonal table)."""
     a = _sizes(class_sizes, "class_sizes")
+    check_generated_cells(a.size * a.size, f"perfect ({a.size:,} classes)")
     return Contingency.from_table(np.diag(a), _class_labels(a.size), _cluster_labels(a.size))
 
 
@@ -434,6 +437,7 @@ def singletons(class_sizes) -> Contingency:
     """
     a = _sizes(class_sizes, "class_sizes", integer=True)
     n = int(a.sum())
+    check_generated_items(n, "singletons")
     rows = np.repeat(np.arange(a.size), a)
     table = sparse.coo_matrix((np.ones(n, dtype=np.int64), (rows, np.arange(n))), shape=(a.size, n))
     return Contingency.from_table(table, _class_labels(a.size), _cluster_labels(n))
@@ -451,6 +455,7 @@ def no_knowledge(class_sizes, cluster_sizes=None) -> Contingency:
     b = a if cluster_sizes is None else _sizes(cluster_sizes, "cluster_sizes")
     if not math.isclose(float(a.sum()), float(b.sum()), rel_tol=1e-12):
         raise ValueError(f"cluster_sizes must hold as many items as class_sizes: {float(b.sum()):g} ≠ {float(a.sum()):g}")
+    check_generated_cells(a.size * b.size, f"no_knowledge ({a.size:,} × {b.size:,})")
     table = np.outer(a.astype(np.float64), b.astype(np.float64)) / float(a.sum())
     return Contingency.from_table(table, _class_labels(a.size), _cluster_labels(b.size))
 
@@ -476,6 +481,7 @@ def solution_r(n_classes: int = 10, class_size: int = 10, noise: int = 3) -> Con
     if z >= c:
         raise ValueError(f"noise must be smaller than n_classes ({c}): each noise item goes to a different "
                          f"other cluster, got {z}")
+    check_generated_cells(c * c, f"solution_r ({c:,} classes)")
     table = np.diag(np.full(c, s - z, dtype=np.int64))
     i = np.arange(c)
     for step in range(1, z + 1):
@@ -665,6 +671,7 @@ def shuffle(t_or_labels, fraction: float, seed=None):
         t = t_or_labels
         if not t.is_integer:
             raise ValueError("shuffle needs an integer table (items to move); this one has fractional cells")
+        check_generated_items(t.n, "shuffle")
         counts = t.values.astype(np.int64)
         gold = np.repeat(t.rows, counts)
         pred = np.repeat(t.cols, counts)
@@ -714,6 +721,7 @@ def random_tables(row_sums, col_sums, size: int, seed=None) -> np.ndarray:
     rng = _rng(seed)
     n = int(a.sum())
     r, c = a.size, b.size
+    check_generated_cells(size * r * c, f"random_tables ({size:,} tables of {r:,} × {c:,})")
     if n <= r * c:
         out = np.zeros((size, r, c), dtype=np.int64)
         gold = np.repeat(np.arange(r), a)

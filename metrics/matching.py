@@ -21,6 +21,7 @@ from . import _counting
 from ._arith import div, where
 from .batch import TableBatch
 from .contingency import Contingency
+from .limits import MATCHING_BUDGET
 from .registry import register
 
 # Dense assignment is fastest while the table is small; beyond this many cells the
@@ -29,9 +30,8 @@ _DENSE_MATCHING_CELLS = 1 << 20
 # From this many classes and clusters on, an integer table's dense assignment goes to
 # the compiled Jonker–Volgenant kernel where numba is installed (the `fast` extra).
 _COMPILED_MATCHING_SIZE = 64
-# Largest component (min of its classes and clusters) the sparse matcher takes on:
-# ~3·10^4 runs in seconds, ~10^5 in half a minute, ~3·10^5 in minutes.
-MATCHING_BUDGET = 30_000
+# MATCHING_BUDGET (metrics.limits): the largest component (min of its classes and clusters) the
+# sparse matcher takes on: ~3·10^4 runs in seconds, ~10^5 in half a minute, ~3·10^5 in minutes.
 
 
 def _frac(x, n):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
@@ -32,10 +33,12 @@ import pandas as pd
 from . import generators
 from .batch import evaluate_batch
 from .contingency import Contingency
+from .limits import DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget, evaluate_seconds
 from .registry import MEASURES, resolve
 
 __all__ = ["RH_GRID", "PROPERTIES", "dom_property_rates", "dom_property_failures", "rates_table",
-           "check_properties", "check_many", "properties_frame", "properties_table", "sweep"]
+           "check_properties", "check_many", "properties_frame", "properties_table", "sweep", "rates_seconds",
+           "checks_seconds"]
 
 #: Rosenberg & Hirschberg's grid (§4): |C| = 5 fixed, the others varied.
 RH_GRID: dict[str, tuple] = {
@@ -133,6 +136,53 @@ def _grid_values(keys: tuple[str, ...], n: float, grid: tuple, log_base: float, 
     return params, out.reshape(shape + (len(keys),)), realizable.reshape(shape)
 
 
+# ====================================================================== cost guards
+# Seconds of one core, measured by benchmarks/bench_cost_model.py (the paper's grid, 31,360 settings:
+# 0.17 s for 2 measures, 0.72 s for 49; check_many: 0.26 s for every measure at 200 trials).
+_GRID_CELL = 2.5e-8           # each cell of each setting of the grid
+_GRID_CELL_MEASURE = 2e-9     # … for each measure
+_TRIAL = 1e-4                 # each trial of the checks (its random tables and labelings)
+_TRIAL_MEASURE = 1.5e-5       # … for each measure
+_CHECKS = 0.1                 # the checks' fixed part
+
+
+def rates_seconds(measures=None, grid: Mapping | None = None) -> float:
+    """Estimated seconds of one core of :func:`dom_property_rates` over ``grid`` (default
+    :data:`RH_GRID`): every setting's table, scored by every measure."""
+    grid_t = _normalize_grid(grid)
+    return _rates_seconds(len(_keys(measures)), grid_t)
+
+
+def _rates_seconds(m: int, grid_t) -> float:
+    sizes = dict(grid_t)
+    settings = math.prod(len(v) for v in sizes.values())
+    cells = ((max(sizes["n_classes"]) + max(sizes["n_noise_classes"]))
+             * (max(sizes["n_useful_clusters"]) + max(sizes["n_noise_clusters"])))
+    return settings * cells * (_GRID_CELL + _GRID_CELL_MEASURE * m)
+
+
+def _grid_guard(m: int, grid_t, budget) -> None:
+    budget = checked_budget(budget)
+    if budget is not None:
+        settings = math.prod(len(v) for _, v in grid_t)
+        check_budget(f"Dom's property rates over {settings:,} grid settings and {m} measures",
+                     _rates_seconds(m, grid_t), budget, "a smaller grid (fewer values of each parameter)")
+
+
+def checks_seconds(measures: int, trials: int) -> float:
+    """Estimated seconds of one core of :func:`check_many` for ``measures`` measures (a count)
+    and ``trials`` trials."""
+    return _CHECKS + trials * (_TRIAL + _TRIAL_MEASURE * measures)
+
+
+def _check_trials(trials, keys, budget) -> int:
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:
+        raise ValueError(f"trials must be a whole number of at least 1, got {trials!r}")
+    check_budget(f"property checks of {len(keys)} measure(s) with {int(trials):,} trials",
+                 checks_seconds(len(keys), int(trials)), budget, "fewer trials")
+    return int(trials)
+
+
 def _keys(measures, tables=None) -> tuple[str, ...]:
     """Named measures, or (None) every measure defined on all ``tables`` — without
     tables, every measure but the integer-only AMI (optional on the grid)."""
@@ -187,7 +237,8 @@ def _property_steps(prop: str, params: dict, values: np.ndarray, realizable: np.
 
 
 def dom_property_rates(measures=None, n: float = PROPERTY_GRID_N, grid: Mapping | None = None, *,
-                       tol: float = 1e-9, log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
+                       tol: float = 1e-9, log_base: float = math.e, beta: float = 1.0,
+                       budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """Rates at which each measure satisfies P1–P7 over Dom's parametric grid.
 
     Tidy table, one row per (measure, property): ``measure``, ``property``,
@@ -256,11 +307,14 @@ def dom_property_rates(measures=None, n: float = PROPERTY_GRID_N, grid: Mapping 
       noise; we leave them as printed and unexplained.
 
     ``tol`` sets the equality tolerance; ``log_base`` and ``beta`` go to the
-    measures. The grid's values are cached (a repeated call is instant).
+    measures. The grid's values are cached (a repeated call is instant). A grid whose
+    estimated cost (:func:`rates_seconds`) exceeds ``budget`` seconds of one core (default 30;
+    None: no limit) is refused with a ``limits.CostError``.
     """
     grid_t = _normalize_grid(grid)
     n = float(generators._positive(n, "n"))
     keys = _keys(measures)
+    _grid_guard(len(keys), grid_t, budget)
     params, values, realizable = _grid_values(keys, n, grid_t, float(log_base), float(beta))
     signs = np.array([1.0 if MEASURES[k].direction == "higher" else -1.0 for k in keys])
     rows = []
@@ -280,12 +334,13 @@ def dom_property_rates(measures=None, n: float = PROPERTY_GRID_N, grid: Mapping 
 
 def dom_property_failures(measure: str, prop: str | None = None, n: float = PROPERTY_GRID_N,
                           grid: Mapping | None = None, *, tol: float = 1e-9, log_base: float = math.e,
-                          beta: float = 1.0) -> pd.DataFrame:
+                          beta: float = 1.0, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """The grid steps where ``measure`` violates a property: the evidence behind a rate.
 
     One row per failing step: ``property``, the parameters of the setting stepped
     from, ``parameter`` (the one that moves), ``from``/``to`` (its values) and the
     measure's values ``value_from``/``value_to``. ``prop`` limits it to one of P1–P7.
+    ``budget`` as in :func:`dom_property_rates`.
     """
     props = list(PROPERTIES) if prop is None else [prop]
     for p in props:
@@ -294,6 +349,7 @@ def dom_property_failures(measure: str, prop: str | None = None, n: float = PROP
     grid_t = _normalize_grid(grid)
     n = float(generators._positive(n, "n"))
     keys = _keys([measure])
+    _grid_guard(len(keys), grid_t, budget)
     params, values, realizable = _grid_values(keys, n, grid_t, float(log_base), float(beta))
     signs = np.array([1.0 if MEASURES[measure].direction == "higher" else -1.0])
     frames = []
@@ -565,7 +621,7 @@ def _checks(keys: tuple[str, ...], seed: int, trials: int) -> dict[str, dict]:
             for k in keys}
 
 
-def check_properties(measure_key: str, *, seed: int = 0, trials: int = 200) -> dict:
+def check_properties(measure_key: str, *, seed: int = 0, trials: int = 200, budget=DEFAULT_BUDGET) -> dict:
     """Wu et al.'s Table 12 properties and the metric axioms, checked numerically.
 
     Each entry holds ``holds`` (bool), ``checked`` (cases tried) and ``evidence``
@@ -612,17 +668,18 @@ def check_properties(measure_key: str, *, seed: int = 0, trials: int = 200) -> d
     """
     if measure_key not in MEASURES:
         raise KeyError(f"unknown measure key {measure_key!r}; known keys: {', '.join(MEASURES)}")
-    return _checks((measure_key,), int(seed), int(trials))[measure_key]
+    return _checks((measure_key,), int(seed), _check_trials(trials, (measure_key,), budget))[measure_key]
 
 
-def check_many(measures=None, *, seed: int = 0, trials: int = 200) -> dict[str, dict]:
+def check_many(measures=None, *, seed: int = 0, trials: int = 200, budget=DEFAULT_BUDGET) -> dict[str, dict]:
     """:func:`check_properties` of many measures (None: every one) at once, as
     ``{key: entry}``. The seeded cases do not depend on which measures are checked, so
     each entry equals ``check_properties(key, seed=seed, trials=trials)``; drawing them
     once and evaluating every measure on them in one batch costs far less than checking
-    the measures one by one."""
+    the measures one by one. More trials than fit ``budget`` seconds of one core (default 30;
+    None: no limit; :func:`checks_seconds`) are refused with a ``limits.CostError``."""
     keys = tuple(m.key for m in resolve(measures))
-    return _checks(keys, int(seed), int(trials))
+    return _checks(keys, int(seed), _check_trials(trials, keys, budget))
 
 
 def properties_frame(checks: dict[str, dict]) -> pd.DataFrame:
@@ -638,11 +695,11 @@ def properties_frame(checks: dict[str, dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["measure", "property", "holds"])
 
 
-def properties_table(measures=None, *, seed: int = 0, trials: int = 200) -> pd.DataFrame:
+def properties_table(measures=None, *, seed: int = 0, trials: int = 200, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """:func:`check_properties` for many measures at once, as a tidy table:
     ``measure``, ``property`` and ``holds`` (None where a property does not apply:
     the metric axioms of higher-is-better measures)."""
-    return properties_frame(check_many(measures, seed=seed, trials=trials))
+    return properties_frame(check_many(measures, seed=seed, trials=trials, budget=budget))
 
 
 # ====================================================================== sweeps
@@ -650,7 +707,8 @@ _DENSE_SWEEP_CELLS = 5_000_000
 
 
 def sweep(generator: Callable | str, parameter: str, values: Sequence, measures=None, *,
-          log_base: float = math.e, beta: float = 1.0, **fixed) -> pd.DataFrame:
+          log_base: float = math.e, beta: float = 1.0, progress: Progress | None = None, budget=DEFAULT_BUDGET,
+          **fixed) -> pd.DataFrame:
     """Every measure along one parameter of a generator: a tidy table for charts.
 
     ``generator`` is a function returning a :class:`Contingency` (or the name of one
@@ -659,6 +717,11 @@ def sweep(generator: Callable | str, parameter: str, values: Sequence, measures=
     one row per (value, measure): columns ``<parameter>``, ``measure``, ``value``.
     ``measures=None`` takes every registered measure that applies (AMI only when
     every table is integer). Errors of a generator name the offending value.
+
+    Cost: the first value's table is built and timed, and the whole sweep estimated from it (its
+    generator's time and :func:`metrics.limits.evaluate_seconds`, times the number of values);
+    beyond ``budget`` seconds of one core (default 30; None: no limit) it is refused with a
+    ``limits.CostError``. ``progress(done, total)`` after each value's table.
     """
     if isinstance(generator, str):
         if generator not in generators.__all__ or not callable(getattr(generators, generator, None)):
@@ -677,8 +740,10 @@ def sweep(generator: Callable | str, parameter: str, values: Sequence, measures=
     values = list(values)
     if not values:
         raise ValueError("values is empty: give at least one parameter value")
-    tables = []
-    for v in values:
+    budget = checked_budget(budget)
+    tables, deadline = [], Deadline(budget)
+    for i, v in enumerate(values):
+        start = time.thread_time()
         try:
             t = generator(**fixed, **{parameter: v})
         except (ValueError, TypeError) as exc:
@@ -687,6 +752,13 @@ def sweep(generator: Callable | str, parameter: str, values: Sequence, measures=
             raise ValueError(f"the generator returned {type(t).__name__}, not a Contingency "
                              "(membership data: build the table with Contingency.from_memberships first)")
         tables.append(t)
+        if i == 0 and budget is not None:
+            per = time.thread_time() - start + evaluate_seconds(t, _keys(measures, tables))
+            check_budget(f"a sweep of {parameter} over {len(values):,} values", len(values) * per, budget,
+                         "fewer values")
+        if progress is not None:
+            progress(i + 1, len(values))
+        deadline.check(f"the sweep of {parameter}")
     keys = _keys(measures, tables)
     if sum(t.shape[0] * t.shape[1] for t in tables) <= _DENSE_SWEEP_CELLS:
         frame = evaluate_batch([t.to_dense() for t in tables], list(keys), log_base=log_base, beta=beta)

@@ -55,23 +55,25 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
+from .limits import (BELL_ITEMS, BOYETT_ITEMS, EXACT_STIRLING_WORK, MAX_SAMPLED_ITEMS, PERM_SAMPLED_ITEMS,
+                     STIRLING_RECURRENCE_ITEMS, STIRLING_RECURRENCE_WORK, STIRLING_TABLE_CELLS)
+
 __all__ = ["MODELS", "ONE_SIDED", "check_model", "stirling_pair_probability", "bell_pair_probability",
            "random_partitions", "random_block_sizes", "random_tables_num", "random_tables_perm",
-           "MAX_SAMPLED_ITEMS"]
+           "MAX_SAMPLED_ITEMS", "PERM_SAMPLED_ITEMS", "check_perm_items"]
 
 MODELS = ("perm", "num", "num1", "all", "all1")
 ONE_SIDED = ("num1", "all1")
 
-# Random partitions are drawn item by item: O(n) per draw. Beyond this many items a
-# draw costs seconds; the fixed-margins model (perm) has no such limit.
-MAX_SAMPLED_ITEMS = 10**7
-# Exact integer Stirling numbers while n·k stays below this (milliseconds).
-_EXACT_STIRLING_WORK = 2 * 10**6
-# The log-space Stirling recurrence: n steps of O(k) each.
-_RECURRENCE_ITEMS = 10**6
-_RECURRENCE_WORK = 10**8
-# The item-by-item k-block sampler keeps an n × (band width) table of ratios.
-_STIRLING_TABLE_CELLS = 1 << 23
+# The hard limits live in metrics.limits (one table of every limit): random partitions are drawn
+# item by item, O(n) per draw (MAX_SAMPLED_ITEMS); exact integer Stirling numbers while n·k stays
+# below EXACT_STIRLING_WORK (milliseconds); the log-space Stirling recurrence takes n steps of O(k)
+# (STIRLING_RECURRENCE_*); the item-by-item k-block sampler keeps an n × (band width) table of
+# ratios (STIRLING_TABLE_CELLS); fixed-margin tables are drawn by scipy for n ≤ PERM_SAMPLED_ITEMS.
+_EXACT_STIRLING_WORK = EXACT_STIRLING_WORK
+_RECURRENCE_ITEMS = STIRLING_RECURRENCE_ITEMS
+_RECURRENCE_WORK = STIRLING_RECURRENCE_WORK
+_STIRLING_TABLE_CELLS = STIRLING_TABLE_CELLS
 # Dobinski terms dropped once they fall this far (in log) below the largest.
 _LOG_TAIL = 80.0
 
@@ -251,19 +253,40 @@ def _dobinski(n: int) -> tuple[np.ndarray, np.ndarray]:
     probabilities P(K = k) = k^n / (e k! B(n))."""
     if n < 1:
         raise ValueError("Bell weights need n ≥ 1")
-    # The terms rise then fall (log-concave in k); walk far enough past the peak.
-    k_hi = 16
+    if n > BELL_ITEMS:
+        raise ValueError(f"the Bell ratio B(n−1)/B(n) of uniform partitions is computed for at most {BELL_ITEMS:,} "
+                         f"items (Dobinski's sum keeps about 13·√(n / ln n) terms), got n = {n:,}")
+    # The terms rise then fall (log-concave in k), peaking where k ln k ≈ n: a window around
+    # the peak, widened until both of its ends lie below the kept tail (the window used to
+    # start at k = 1: 10^7 terms for n = 10^8, where about 10^4 are kept).
+    peak_k = _dobinski_peak(n)
+    half = 8.0 * math.sqrt(peak_k) + 16.0
     while True:
-        k = np.arange(1, k_hi + 1, dtype=np.float64)
+        lo = max(1, int(peak_k - half))
+        k = np.arange(lo, int(peak_k + half) + 2, dtype=np.float64)
         logw = n * np.log(k) - gammaln(k + 1)
         peak = int(np.argmax(logw))
-        if peak < k.size - 1 and logw[-1] < logw[peak] - _LOG_TAIL:
+        if (0 < peak or lo == 1) and peak < k.size - 1 and logw[-1] < logw[peak] - _LOG_TAIL \
+                and (lo == 1 or logw[0] < logw[peak] - _LOG_TAIL):
             break
-        k_hi *= 2
+        half *= 2
     keep = logw >= logw[peak] - _LOG_TAIL
     k, logw = k[keep], logw[keep]
     w = np.exp(logw - logw.max())
     return k, w / w.sum()
+
+
+def _dobinski_peak(n: int) -> float:
+    """Where k^n / k! peaks: the root of k ln k = n (Newton's method from k = n / ln n)."""
+    if n < 3:
+        return 1.0
+    k = n / math.log(n)
+    for _ in range(50):
+        step = (k * math.log(k) - n) / (math.log(k) + 1.0)
+        k = max(1.0, k - step)
+        if abs(step) < 1e-6 * k:
+            break
+    return k
 
 
 def bell_pair_probability(n: int) -> float:
@@ -301,11 +324,25 @@ def _check_partitions(n: int, k: int | None) -> None:
     of n items into k blocks (k None: any number of blocks)."""
     if n > MAX_SAMPLED_ITEMS:
         raise ValueError(f"random partitions of {n:,} items are not sampled (at most {MAX_SAMPLED_ITEMS:,}: "
-                         "each draw costs O(n)); use the perm model, which keeps the table's sizes")
+                         "each draw costs O(n)); use the perm model, which keeps the table's sizes"
+                         + (f" (up to {PERM_SAMPLED_ITEMS:,} items), or the exact expectations of Rand and the measures "
+                            "linear in it (chance.expected)" if n > PERM_SAMPLED_ITEMS else ""))
     if n < 1:
         raise ValueError("a random partition needs at least one item")
     if k is not None and not 1 <= k <= n:
         raise ValueError(f"no partition of {n} items into {k} blocks")
+
+
+def check_partition_draws(n: int, k: int | None) -> None:
+    """Raise the ``ValueError`` :func:`random_partitions` would raise for n items into k blocks
+    (None: any number), before any draw: too many items, or a k-block sampler's table of
+    ratios beyond :data:`STIRLING_TABLE_CELLS`."""
+    _check_partitions(n, k)
+    if k is not None and 1 < k < n and not _surjection_is_likely(n, k):
+        width = min(k, n - k + 1)
+        if n * width > _STIRLING_TABLE_CELLS:
+            raise ValueError(f"uniform partitions of {n} items into {k} blocks are not sampled: "
+                             f"the exact sampler would need a {n}×{width} table; use the perm model")
 
 
 def random_partitions(n: int, k: int | None, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -393,12 +430,46 @@ def _count_tables(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) 
     return np.bincount(cells.reshape(-1), minlength=b * n_rows * n_cols).reshape(b, n_rows, n_cols)
 
 
+def check_perm_items(n: int) -> None:
+    """Refuse drawing fixed-margin tables of more than :data:`PERM_SAMPLED_ITEMS` items.
+
+    scipy's Patefield sampler multiplies two counts of the table in 64-bit integers; beyond
+    n² < 2^63 they overflow, and the sampler returns wrong tables, loops without end or crashes
+    the process (a segmentation fault at [[5·10^11, 1], [1, 5·10^11]])."""
+    if n > PERM_SAMPLED_ITEMS:
+        raise ValueError(
+            f"random tables with fixed margins (the perm model) are drawn for at most {PERM_SAMPLED_ITEMS:,} items "
+            f"(scipy's sampler multiplies counts in 64-bit integers); this table has {n:,}. Under perm the "
+            "expectations of the measures that chance.exact_keys(t) lists need no sampling: use chance.expected")
+
+
+def _perm_method(n: int, cells: int, method: str | None) -> str:
+    """scipy's own choice between Boyett's shuffle and Patefield's algorithm (Boyett while
+    n ≤ ln(n + 1) · cells), made here so that Boyett, which holds n labels, is never used
+    beyond :data:`BOYETT_ITEMS` items."""
+    if method is None:
+        return "patefield" if n > math.log(n + 1) * cells or n > BOYETT_ITEMS else "boyett"
+    if method not in ("boyett", "patefield"):
+        raise ValueError(f"method must be None, 'boyett' or 'patefield', got {method!r}")
+    if method == "boyett" and n > BOYETT_ITEMS:
+        raise ValueError(f"Boyett's shuffle holds one label per item: at most {BOYETT_ITEMS:,} items, this table "
+                         f"has {n:,}; use method='patefield' (or None)")
+    return method
+
+
 def random_tables_perm(row_sums, col_sums, size: int, rng: np.random.Generator,
                        method: str | None = None) -> np.ndarray:
     """(size, R, K) tables drawn uniformly from the relabellings of the items: the
     hypergeometric model with these row and column sums (scipy.stats.random_table,
     Boyett's shuffle or Patefield's algorithm [Pa81], whichever is faster, or
     ``method``).
+
+    At most :data:`PERM_SAMPLED_ITEMS` items (``ValueError`` beyond: see
+    :func:`check_perm_items`). Patefield's algorithm walks each cell's conditional
+    hypergeometric law from its mode, starting from a probability computed from sums of
+    log-factorials in double precision: near the limit (n ≈ 3·10^9) those carry a relative
+    rounding of about 10^-4, so the draws are exact up to that rounding of their probabilities
+    (about 10^-6 at n = 10^6). A draw costs O(R·K) cells, each a walk of about √(n / (R·K)) steps.
 
     A single row or column allows one table only, returned as it is: scipy 1.17's
     Patefield sampler returns negative cells for such margins
@@ -408,6 +479,9 @@ def random_tables_perm(row_sums, col_sums, size: int, rng: np.random.Generator,
     if row_sums.size == 1 or col_sums.size == 1:
         only = row_sums[:, None] if col_sums.size == 1 else col_sums[None, :]
         return np.broadcast_to(only, (size, row_sums.size, col_sums.size)).astype(np.float64)
+    n = int(row_sums.sum())
+    check_perm_items(n)
+    method = _perm_method(n, row_sums.size * col_sums.size, method)
     # Imported here, not at the top: scipy.stats costs about 0.4 s of CPU to import, and every
     # `import metrics` (so every dashboard page's first load) would pay it for this one sampler.
     from scipy.stats import random_table

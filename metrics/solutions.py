@@ -39,10 +39,11 @@ import numpy as np
 import pandas as pd
 
 from .contingency import Contingency
+from .limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget, evaluate_seconds
 from .registry import MEASURES, _check_beta, _check_log_base
 
 __all__ = ["compare_solutions", "rank_solutions", "rank_agreement", "changes_of_mind", "solution_matrix",
-           "TIE_RTOL", "TIE_ATOL"]
+           "compare_seconds", "TIE_RTOL", "TIE_ATOL"]
 
 TIE_RTOL = 1e-9
 TIE_ATOL = 1e-12
@@ -212,9 +213,48 @@ def _frame_values(frame) -> tuple[list[str], np.ndarray]:
     return keys, values
 
 
+# ---------------------------------------------------------------------- cost guard
+def _per_table_seconds(n: int, tables: list[Contingency], keys: list[str]) -> float:
+    """Estimated seconds of one more table: counting n labels and the measures that apply to it
+    (the mean over the sample ``tables``: the first, middle and last of the solutions)."""
+    per = [evaluate_seconds(t, [k for k in keys if not MEASURES[k].why_not(t)]) for t in tables]
+    return COSTS["label_item"] * n + (sum(per) / len(per) if per else 0.0)
+
+
+def _sample_tables(rows, cols_of, count: int) -> list[Contingency]:
+    """The tables of the first, middle and last of ``count`` pairs (``cols_of(i)`` the i-th's labels);
+    a pair whose labels are refused is left out here (the loop over every pair names it)."""
+    out = []
+    for i in sorted({0, count // 2, count - 1}):
+        try:
+            out.append(Contingency.from_labels(rows, cols_of(i)))
+        except ValueError:
+            pass
+    return out
+
+
+def compare_seconds(gold, solutions, measures=None) -> float:
+    """Estimated seconds of one core of :func:`compare_solutions` with these arguments (the
+    cost model of :mod:`metrics.limits`, applied to three of the solutions' tables)."""
+    keys = _measure_keys(measures)
+    names, labelings = _collection(solutions)
+    gold_codes = _codes(gold, "gold")
+    labelings = _check_lengths(names, labelings, "gold", gold_codes.size)
+    tables = _sample_tables(gold_codes, lambda i: labelings[i], len(names))
+    return len(names) * _per_table_seconds(gold_codes.size, tables, keys)
+
+
+def _guard(what: str, count: int, n: int, tables: list[Contingency], keys: list[str], budget, advice: str) -> Deadline:
+    budget = checked_budget(budget)
+    if budget is not None:
+        check_budget(what, count * _per_table_seconds(n, tables, keys), budget, advice)
+    return Deadline(budget)
+
+
 # ---------------------------------------------------------------------- scoring
 def compare_solutions(gold, solutions, measures=None, log_base: float = math.e,
-                      beta: float = 1.0) -> pd.DataFrame:
+                      beta: float = 1.0, *, progress: Progress | None = None,
+                      budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """Every measure of every solution against ``gold``: one row per solution, one column per measure.
 
     Parameters
@@ -244,27 +284,44 @@ def compare_solutions(gold, solutions, measures=None, log_base: float = math.e,
     Raises ``ValueError`` for no solution, duplicate names, solutions whose length differs from
     gold's (naming the solution and both lengths), labels that are not 1-D, missing (NaN/None)
     or infinite labels, unknown or repeated measure keys, a bad ``log_base`` or ``beta``.
+
+    Cost: each solution is counted (O(n)) and scored. The whole comparison's cost is estimated
+    from three of the solutions' tables before the rest are scored (:func:`compare_seconds`);
+    beyond ``budget`` seconds of one core (default 30; None: no limit) it is refused with a
+    ``limits.CostError``, and a run that passes three times its budget is stopped.
+    ``progress(done, total)`` is called after each solution.
     """
     keys = _measure_keys(measures)
     _check_log_base(log_base)
     _check_beta(beta)
+    checked_budget(budget)
     names, labelings = _collection(solutions)
     gold_codes = _codes(gold, "gold")
     labelings = _check_lengths(names, labelings, "gold", gold_codes.size)
     chosen = [MEASURES[k] for k in keys]
     values = np.full((len(names), len(keys)), np.nan)
     why_not: dict[str, dict] = {}
+    deadline = None
     for i, (name, labels) in enumerate(zip(names, labelings)):
         try:  # from_labels checks the solution's labels (missing, infinite, nested, ...)
             table = Contingency.from_labels(gold_codes, labels)
         except ValueError as exc:
             raise ValueError(f"solution {name!r}: {exc}") from None
+        if deadline is None:  # the first table is counted: estimate the whole comparison
+            sample = [table] + _sample_tables(gold_codes, lambda j: labelings[j], len(names))
+            deadline = _guard(f"{len(names):,} solutions of {gold_codes.size:,} items, {len(keys)} measures",
+                              len(names), gold_codes.size, sample, keys, budget,
+                              "fewer solutions or measures (AMI and ε cost the most on large tables)")
         for j, m in enumerate(chosen):
             reason = m.why_not(table)
             if reason:
                 why_not.setdefault(m.key, {})[name] = reason
             else:
                 values[i, j] = m(table, log_base=log_base, beta=beta)
+        if progress is not None:
+            progress(i + 1, len(names))
+        if i + 1 < len(names):
+            deadline.check(f"comparing {len(names):,} solutions")
     frame = pd.DataFrame(values, index=pd.Index(names, name="solution", tupleize_cols=False),
                          columns=pd.Index(keys, name="measure"))
     frame.attrs["why_not"] = why_not
@@ -438,7 +495,8 @@ def changes_of_mind(frame: pd.DataFrame, measures=None) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- solution vs solution
-def solution_matrix(solutions, measure: str, *, log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
+def solution_matrix(solutions, measure: str, *, log_base: float = math.e, beta: float = 1.0,
+                    progress: Progress | None = None, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """Solutions × solutions: ``measure`` between every two solutions, no gold needed.
 
     How much clusterings agree with each other — e.g. the same algorithm over several seeds.
@@ -456,7 +514,8 @@ def solution_matrix(solutions, measure: str, *, log_base: float = math.e, beta: 
     with the reason in ``result.attrs["why_not"][r][c]``.
 
     Raises ``ValueError`` for no solution, duplicate names, different lengths, bad labels,
-    an unknown or non-symmetric measure, a bad ``log_base`` or ``beta``.
+    an unknown or non-symmetric measure, a bad ``log_base`` or ``beta``. ``budget`` and
+    ``progress`` (after each row) as in :func:`compare_solutions`, for the S(S + 1)/2 tables.
     """
     if not isinstance(measure, str) or measure not in MEASURES:
         raise ValueError(f"unknown measure {measure!r}; known keys: {', '.join(MEASURES)}")
@@ -468,6 +527,7 @@ def solution_matrix(solutions, measure: str, *, log_base: float = math.e, beta: 
                          f"{', '.join(symmetric)}")
     _check_log_base(log_base)
     _check_beta(beta)
+    checked_budget(budget)
     names, labelings = _collection(solutions)
     _check_container(labelings[0], f"solution {names[0]!r}")
     if not hasattr(labelings[0], "__len__"):
@@ -475,9 +535,17 @@ def solution_matrix(solutions, measure: str, *, log_base: float = math.e, beta: 
     labelings = _check_lengths(names, labelings, f"solution {names[0]!r}", len(labelings[0]))
     codes = [_codes(x, f"solution {name!r}") for name, x in zip(names, labelings)]
     size = len(names)
+    pairs = size * (size + 1) // 2
+    deadline = _guard(f"a {size:,} × {size:,} matrix of {measure} ({pairs:,} tables of {len(codes[0]):,} items)",
+                      pairs, len(codes[0]), _sample_tables(codes[0], lambda i: codes[i], size), [measure], budget,
+                      "fewer solutions")
     values = np.full((size, size), np.nan)
     why_not: dict = {}
     for r in range(size):
+        if progress is not None:
+            progress(r, size)
+        if r:
+            deadline.check(f"the {size:,} × {size:,} matrix of {measure}")
         for c in range(r, size):
             table = Contingency.from_labels(codes[r], codes[c])
             reason = m.why_not(table)
@@ -486,6 +554,8 @@ def solution_matrix(solutions, measure: str, *, log_base: float = math.e, beta: 
                 why_not.setdefault(names[c], {})[names[r]] = reason
             else:
                 values[r, c] = values[c, r] = m(table, log_base=log_base, beta=beta)
+    if progress is not None:
+        progress(size, size)
     index = pd.Index(names, tupleize_cols=False)
     result = pd.DataFrame(values, index=index, columns=index.copy())
     result.attrs["why_not"] = why_not

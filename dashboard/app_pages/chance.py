@@ -107,14 +107,14 @@ def sweep_tab() -> None:
     if not keys:
         st.info("Choose at least one measure.")
         return
-    problem = cv.sweep_problem(n, samples)
+    problem = cv.sweep_problem(n, samples, n_classes, (model,), keys)
     if problem:
         st.error(problem)
         return
     try:
         summary = cv.sweep_summary(n, n_classes, model, samples, seed, settings.log_base, settings.beta, keys)
     except ValueError as exc:
-        st.error(f"These random clusterings cannot be drawn: {escape_markdown(str(exc))}.")
+        st.error(f"These random clusterings cannot be drawn: {escape_markdown(cv.library_reason(exc))}.")
         return
     missing = [k for k in keys if k not in set(summary["key"])]
     if missing:
@@ -148,7 +148,7 @@ def null_result(t: metrics.Contingency, label: str, model: str, samples: int):
     try:
         return cv.table_null(t, model, samples, seed, settings.log_base, settings.beta)
     except ValueError as exc:
-        st.error(f"These random labelings cannot be drawn: {escape_markdown(str(exc))}.")
+        st.error(f"These random labelings cannot be drawn: {escape_markdown(cv.library_reason(exc))}.")
         return None
 
 
@@ -240,7 +240,7 @@ def ami_tab() -> None:
     st.caption(f"The settings of the '{cv.SWEEP_TAB}' tab: n = {format_number(n)} items, "
                f"{format_number(n_classes)} gold classes, {format_number(samples)} random labelings per k. Blue: "
                f"AMI_x; orange: NMI_x; bands: {cc.band_text()} of the random labelings.")
-    problem = cv.sweep_problem(n, samples)
+    problem = cv.sweep_problem(n, samples, n_classes, cv.SWEEP_MODELS, cc.NORMALISATION_KEYS)
     if problem:
         st.error(problem)
     else:

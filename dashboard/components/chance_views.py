@@ -23,14 +23,15 @@ measure. On a miss a progress bar, fed by the library's ``progress`` callback, s
 scoring is; in :func:`table_null` it is created inside the cached function, so that Streamlit
 replays it (already emptied) on a hit instead of failing on a bar created outside.
 
-Cost guards (:func:`sweep_problem`, :func:`table_problem`). The draws of ``num``/``all``
-models cost O(n) each, and so do the AMI variants' expected mutual information under them;
-measured on this project's 2-core machine (all measures): the sweep under ``num`` about
-2.9·10^-7 s per item and draw (n = 10^4, 10 values of k × 200 draws: 5.8 s), a table under
-``all1`` about 1.5·10^-6 s per item and draw (n = 10^4: 1.5 s per 100 draws); ``perm`` draws
-tables with fixed margins at about 1.2·10^-7 s per cell and draw (a 100 × 100 table, 1,000
-draws: 1.2 s). Requests above the budgets below (a few seconds) are refused with a message
-naming the largest number of draws that fits, rather than leaving a class waiting.
+Cost guards (:func:`sweep_problem`, :func:`table_problem`). The page holds no cost formula:
+it asks the library what a request would cost (``chance.sweep_seconds``,
+``chance.estimate_seconds``: the measured cost model of ``metrics.limits``) and refuses what
+exceeds :data:`APP_BUDGET` — the app's own budget, much smaller than the library's default,
+since thirty students share the server — with a message naming the largest number of draws
+that fits, rather than leaving a class waiting. Draws beyond the library's hard limits (a table
+of 10^12 items under perm) are refused with the library's reason. The library calls themselves
+run with the same budget (``budget=APP_BUDGET``), so a request whose estimate was off is stopped
+by the library's own deadline rather than holding the server.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics import chance, random_models
+from metrics import chance, limits, random_models
 from metrics.formatting import format_number
 
 from . import chance_charts
@@ -98,11 +99,8 @@ DEFAULT_TABLE = {"ch_t": "rr_solution_r", "ch_model": "perm", "ch_td": "1000", "
 DEFAULT_SEED = 0
 LAB, UPLOAD = "lab", "upload"
 
-# Budgets of the cost guards (see the module docstring): a few seconds of one core each.
-SWEEP_ITEM_DRAWS = 2 * 10**7
-TABLE_ITEM_DRAWS = 4 * 10**6
-PERM_CELL_DRAWS = 4 * 10**7
-_DENSE_CELLS = 1 << 18   # chance draws perm tables as dense batches up to this many cells
+# The app's budget of one request (seconds of one core; see the module docstring).
+APP_BUDGET = 5.0
 
 
 # ---------------------------------------------------------------- progress on a cache miss
@@ -159,14 +157,24 @@ def summarize_sweep(draws: pd.DataFrame, n: int, n_classes: int, model: str, log
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
-def sweep_problem(n: int, samples: int) -> str | None:
-    """Why a sweep of ``samples`` draws per k over ``n`` items is refused (too long), or None."""
-    if n * samples * len(KS) <= SWEEP_ITEM_DRAWS:
-        return None
-    fits = [s for s in SWEEP_DRAWS if n * int(s) * len(KS) <= SWEEP_ITEM_DRAWS]
+def sweep_seconds(n: int, n_classes: int, models, samples: int, keys) -> float:
+    """The library's estimate of the sweeps of ``models`` (their drawing and the scoring of ``keys``)."""
+    return sum(chance.sweep_seconds(n, KS, keys, m, n_classes, None, samples) for m in models)
+
+
+def sweep_problem(n: int, samples: int, n_classes: int, models, keys) -> str | None:
+    """Why a sweep of ``samples`` draws per k over ``n`` items under ``models`` (one, or the AMI
+    tab's three) scoring ``keys`` is refused (too long for the app's budget), or None."""
+    try:
+        if sweep_seconds(n, n_classes, models, samples, keys) <= APP_BUDGET:
+            return None
+    except ValueError as exc:
+        return f"These random clusterings cannot be drawn: {escape_markdown(str(exc))}."
+    fits = [s for s in SWEEP_DRAWS if sweep_seconds(n, n_classes, models, int(s), keys) <= APP_BUDGET]
     advice = (f"choose at most {format_number(int(fits[-1]))} draws per k for {format_number(n)} items"
               if fits else "choose fewer items")
-    return (f"{format_number(samples)} random labelings per k of {format_number(n)} items, for "
+    which = f"under {models[0]}" if len(models) == 1 else f"under {', '.join(models)}"
+    return (f"{format_number(samples)} random labelings per k of {format_number(n)} items {which}, for "
             f"{format_number(len(KS))} values of k, would keep the server busy for too long: {advice}.")
 
 
@@ -175,7 +183,7 @@ def sweep_tables(n: int, n_classes: int, model: str, samples: int, seed: int):
     """``chance.sweep_tables(n, KS, model, n_classes, samples, seed)``: the sweep's random
     tables, drawn once per server and shared read-only, so that another β or unit scores them
     again without drawing them again (at most a few MB each: ``RandomTables.nbytes``)."""
-    return chance.sweep_tables(n, KS, model=model, n_classes=n_classes, samples=samples, seed=seed)
+    return chance.sweep_tables(n, KS, model=model, n_classes=n_classes, samples=samples, seed=seed, budget=APP_BUDGET)
 
 
 def _sweep_keys(n: int, n_classes: int, model: str, samples: int, seed: int) -> list[str]:
@@ -189,7 +197,7 @@ def _score_summary(n: int, n_classes: int, model: str, samples: int, seed: int, 
     tables = sweep_tables(n, n_classes, model, samples, seed)
     bar, step = _progress(f"Scoring random clusterings ({model}, k = {KS[0]} to {KS[-1]}):")
     try:
-        draws = chance.score_sweep(tables, keys, log_base=log_base, beta=beta, progress=step)
+        draws = chance.score_sweep(tables, keys, log_base=log_base, beta=beta, progress=step, budget=APP_BUDGET)
         return summarize_sweep(draws, n, n_classes, model, log_base, beta)
     finally:
         bar.empty()
@@ -287,14 +295,15 @@ def table_draws(t: metrics.Contingency, model: str, samples: int, seed: int) -> 
     """``chance.draw_tables(t, model, samples, seed)``: a table's random labelings, drawn once per
     server and shared read-only, so that another unit or β scores them without drawing them again
     (and V_β, from the h and c they keep, without reading them again)."""
-    return chance.draw_tables(t, model, samples, seed)
+    return chance.draw_tables(t, model, samples, seed, budget=APP_BUDGET)
 
 
 def _null_part(t: metrics.Contingency, model: str, samples: int, seed: int, keys: list[str], log_base: float,
                beta: float) -> NullResult:
     bar, step = _progress(f"Scoring random labelings ({model}):")
     try:
-        draws = chance.score_tables(table_draws(t, model, samples, seed), keys, log_base, beta, progress=step)
+        draws = chance.score_tables(table_draws(t, model, samples, seed), keys, log_base, beta, progress=step,
+                                    budget=APP_BUDGET)
         profile = chance.summarize(t, draws, model, log_base, beta)
     finally:
         bar.empty()
@@ -367,25 +376,44 @@ def warm_sweep_expectations() -> int:
     return len(pairs)
 
 
+def library_reason(exc: ValueError) -> str:
+    """The library's reason for refusing, in the app's words: a cost refusal without the library's
+    advice to raise its ``budget=`` keyword, which the app does not offer."""
+    return exc.describe("") if isinstance(exc, limits.CostError) else str(exc)
+
+
+def _table_seconds(t: metrics.Contingency, model: str, samples: int) -> float:
+    """The library's estimate of :func:`table_null` (every measure that applies)."""
+    return chance.estimate_seconds(t, None, model, samples)
+
+
 def table_problem(t: metrics.Contingency, model: str, samples: int, what: str = "this table") -> str | None:
     """Why ``t`` cannot be set against chance under ``model`` with ``samples`` draws, in the
-    page's words (fractional cells; too long to draw), or None."""
+    page's words (fractional cells; beyond what the library draws; too long for the app's
+    budget), or None."""
     if not t.is_integer:
         return (f"Random labelings move whole items between classes and clusters, so the table needs whole "
                 f"counts: {what} has fractional cells. Round them (in the Table lab), or choose a preset.")
-    cells = t.n_classes * t.n_clusters
-    per_draw, budget, unit = ((cells, PERM_CELL_DRAWS, "cells") if model == "perm" and cells <= _DENSE_CELLS
-                              else (int(t.n), TABLE_ITEM_DRAWS, "items"))
-    if samples * per_draw <= budget:
+    try:
+        seconds = _table_seconds(t, model, samples)
+    except ValueError as exc:
+        return f"{what[:1].upper()}{what[1:]} cannot be set against chance under {model}: {escape_markdown(str(exc))}."
+    if seconds <= APP_BUDGET:
         return None
-    fits = [s for s in TABLE_DRAWS if int(s) * per_draw <= budget]
+    fits = [s for s in TABLE_DRAWS if _table_seconds(t, model, int(s)) <= APP_BUDGET]
     advice = (f"choose at most {format_number(int(fits[-1]))} random labelings" if fits
-              else "this table is too large to sample here; the library does it without a time limit "
-                   "(`metrics.chance.profile`)")
-    perm_fits = model != "perm" and cells <= _DENSE_CELLS and samples * cells <= PERM_CELL_DRAWS
-    other = " — or the perm model, whose draws cost the table's cells rather than its items" if perm_fits else ""
-    return (f"{format_number(samples)} random labelings of a table with {format_number(per_draw)} {unit} under "
-            f"{model} would keep the server busy for too long: {advice}{other}.")
+              else "this table is too large to sample here; the library does it without the app's time limit "
+                   "(`metrics.chance.profile(t, budget=None)`)")
+    other = ""
+    if model != "perm":
+        try:
+            if _table_seconds(t, "perm", samples) <= APP_BUDGET:
+                other = " — or the perm model, whose draws cost the table's cells rather than its items"
+        except ValueError:
+            pass
+    return (f"{format_number(samples)} random labelings of a table with {format_number(int(t.n))} items "
+            f"({format_number(t.n_classes)} × {format_number(t.n_clusters)}) under {model} would keep the server "
+            f"busy for too long: {advice}{other}.")
 
 
 # ---------------------------------------------------------------- choosing the table

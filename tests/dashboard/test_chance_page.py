@@ -159,15 +159,31 @@ def test_the_sentence_under_the_sweep_is_computed(default_page):
         assert f"{symbol} {format_number(ys[0])} → {format_number(ys[-1])}" in text, key
 
 
+def largest_fitting(options, seconds) -> int:
+    """The largest option whose library estimate fits the app's budget (what the page must advise)."""
+    fits = [int(o) for o in options if seconds(int(o)) <= cv.APP_BUDGET]
+    return fits[-1]
+
+
 def test_no_measure_asks_for_one_and_too_costly_sweeps_are_refused():
     at = open_chance()
     at.multiselect(key="ch_m").set_value([]).run()
     no_trouble(at)
     assert "Choose at least one measure" in texts(at)
-    at = open_chance(ch_n="10000", ch_sd="500")
+    # num at 10^4 items: 500 draws per k cost more than the app's budget (AMI's E[I] for every draw's
+    # margins); the advice is the largest choice the library's estimate lets through. (num1 draws
+    # 500 per k of 10^4 items in well under a second, which the page used to refuse.)
+    n, keys = 10_000, cv.DEFAULT_SWEEP_KEYS
+    assert chance.sweep_seconds(n, cv.KS, keys, "num", 10, None, 500) > cv.APP_BUDGET
+    assert chance.sweep_seconds(n, cv.KS, keys, "num1", 10, None, 500) <= cv.APP_BUDGET
+    at = open_chance(ch_sm="num", ch_n=str(n), ch_sd="500")
     assert not at.exception
-    assert at.error and "at most 200 draws per k" in at.error[0].value
+    fits = largest_fitting(cv.SWEEP_DRAWS, lambda s: chance.sweep_seconds(n, cv.KS, keys, "num", 10, None, s))
+    assert at.error and f"at most {format_number(fits)} draws per k" in at.error[0].value
+    assert fits < 500
     assert at.segmented_control(key="ch_sd").value == "500"  # what the user chose is kept
+    at = open_chance(ch_sm="num1", ch_n=str(n), ch_sd="500")
+    no_trouble(at)
 
 
 # ================================================================ a table against chance
@@ -315,8 +331,12 @@ def test_a_table_too_large_to_sample_in_time_is_refused_with_what_would_fit():
                        columns=[f"k{j}" for j in range(10)])
     at = open_chance(**TABLE_TAB, ch_t="lab", ch_table=encode_table(big), ch_model="all1", ch_td="5000")
     assert not at.exception
-    n = int(big.to_numpy().sum())
-    assert at.error and "at most 200 random labelings" in at.error[0].value and format_number(n) in at.error[0].value
+    t = metrics.Contingency.from_table(big)
+    assert chance.estimate_seconds(t, None, "all1", 5000) > cv.APP_BUDGET
+    fits = largest_fitting(cv.TABLE_DRAWS, lambda s: chance.estimate_seconds(t, None, "all1", s))
+    assert fits < 5000
+    assert (at.error and f"at most {format_number(fits)} random labelings" in at.error[0].value
+            and format_number(int(t.n)) in at.error[0].value)
     assert "perm" in at.error[0].value  # perm draws margins, which fit
 
 
