@@ -15,6 +15,14 @@ Reading (:func:`read_labels`, :func:`sniff`)
     exactly as written (``"01"`` ≠ ``"1"``, nothing trimmed); Parquet values keep their types.
     Columns are picked by name; a headerless file's columns are ``"1"``, ``"2"``, …
 
+One set of rules for every engine (:mod:`metrics.io.scan`)
+    Every text file is checked by one vectorised pass, whichever engine counts it: RFC 4180
+    quoting (a quote never closed, text after a closing quote, a quote inside an unquoted cell
+    are refused naming the line), lines with more cells than the first, bytes that are not
+    UTF-8, and the number of records — DuckDB's row count must equal it, so no engine loses a
+    row silently. pandas, DuckDB and Dask give the same table or the same refusal
+    (``tests/test_engines_agree.py`` runs them side by side on a corpus of hostile files).
+
 The missing-value rule (:func:`missing_mask`)
     An empty cell is missing (also a blank line in a one-column file, the absent fields of a
     short line, an empty string, a Parquet null, a float NaN). Texts such as ``NA``, ``NaN``,

@@ -21,7 +21,7 @@ def factorize_sorted(values) -> tuple[np.ndarray, list]:
     """Codes and distinct labels, labels sorted when they can be (one type per column)."""
     # A Series is factorized as it is: converting pandas' Arrow-backed text to objects first
     # would cost more than the factorization itself.
-    values = values if isinstance(values, pd.Series) else np.asarray(values)
+    values = values if isinstance(values, (pd.Series, pd.Index)) else np.asarray(values)
     try:
         try:
             codes, uniques = pd.factorize(values, sort=True)

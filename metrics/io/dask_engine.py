@@ -12,7 +12,8 @@ from ..contingency import Contingency
 from .cells import table_from_cells
 from .errors import MissingLabelsError
 from .files import check_alignment, no_items_left
-from .read import _optional, missing_mask, text_names
+from .read import _optional, _parquet_file, check_plain_columns, missing_mask, text_names
+from .scan import scan_text
 from .sniff import sniff
 
 __all__ = ["contingency_from_dask", "read_dask"]
@@ -24,9 +25,11 @@ def read_dask(paths, columns: Iterable[str], *, header: bool = True):
     """A Dask DataFrame of ``columns`` from CSV/TSV/Parquet ``paths``, read by the workers.
 
     ``paths`` may be URLs (``s3://bucket/part-*.parquet``) or globs: they are expanded by
-    Dask, so they must be readable from every worker. A local first file is sniffed like
-    :func:`~metrics.io.read_labels` does (format, encoding, delimiter); remote files are taken
-    by their extension (``.parquet``/``.pq``, ``.csv``, ``.tsv``/``.tab``/``.txt``), UTF-8.
+    Dask, so they must be readable from every worker. Local files are sniffed like
+    :func:`~metrics.io.read_labels` does (format, encoding, delimiter) and checked by the reader's
+    scan (:func:`~metrics.io.scan.scan_text`: quoting, ragged lines, UTF-8, no data rows), so they
+    are refused in the same words as by the other engines; remote files are taken by their
+    extension (``.parquet``/``.pq``, ``.csv``, ``.tsv``/``.tab``/``.txt``), UTF-8.
     Text cells stay text exactly as written (an empty cell is ``""``); the missing-value rule
     is applied when counting, by :func:`contingency_from_dask` (``na_values`` there), so it
     holds for frames from anywhere.
@@ -36,6 +39,8 @@ def read_dask(paths, columns: Iterable[str], *, header: bool = True):
     first = os.fspath(first)
     columns = list(columns)
     local = "://" not in first
+    sample = 256_000  # Dask's default: bytes read to learn the columns
+    cut = True        # whether a file may be cut into byte ranges (partitions)
     if local:
         import glob
 
@@ -45,6 +50,17 @@ def read_dask(paths, columns: Iterable[str], *, header: bool = True):
         kind = sniff(matches[0])
         fmt, sep, encoding, gz = kind.fmt, kind.delimiter, kind.encoding, kind.compression == "gzip"
         names = None if fmt == "parquet" else text_names(kind, header)
+        if fmt == "parquet":
+            schema = _parquet_file(matches[0], matches[0]).schema_arrow
+            check_plain_columns(schema, [c for c in columns if c in schema.names], matches[0])
+        else:
+            for path in matches:
+                layout = scan_text(path, sniff(path) if path != matches[0] else kind, header)
+                if layout.records == 0:
+                    raise ValueError(f"{path} has column names but no data rows: add one row per item")
+                # Dask cuts files at line breaks, blind to quotes: not inside a quoted cell.
+                cut = cut and not layout.quoted_line_breaks
+                sample = max(sample, 2 * layout.longest_record + 1024)
     else:
         low = first.lower()
         gz = low.endswith(".gz")
@@ -60,9 +76,9 @@ def read_dask(paths, columns: Iterable[str], *, header: bool = True):
     if names is not None:
         kw["names"] = names
     # Compressed and UTF-16 files cannot be cut into byte ranges: one partition per file.
-    blocksize = None if gz or encoding == "utf-16" else "64MB"
+    blocksize = "64MB" if cut and not gz and encoding != "utf-16" else None
     ddf = dd.read_csv(paths, sep=sep, dtype=str, na_filter=False, encoding=encoding, blocksize=blocksize,
-                      compression="gzip" if gz else None, quotechar='"', doublequote=True,
+                      compression="gzip" if gz else None, quotechar='"', doublequote=True, sample=sample,
                       skip_blank_lines=names is None or len(names) > 1, **kw)
     if names is None and not header:
         ddf.columns = [str(i + 1) for i in range(len(ddf.columns))]
@@ -107,7 +123,8 @@ def _first(positions: pd.Series) -> tuple[int, ...]:
 
 
 def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: str | None = None,
-                          dropna: bool = False, na_values: Sequence[str] = ()) -> Contingency:
+                          dropna: bool = False, na_values: Sequence[str] = (), source: str | None = None,
+                          pred_source: str | None = None) -> Contingency:
     """The contingency table of a Dask DataFrame's ``gold`` and ``pred`` columns.
 
     One distributed ``groupby([gold, pred]).size()``: each partition counts its
@@ -117,7 +134,8 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
     as in :func:`~metrics.io.contingency_from_files`). Missing labels follow the reader's
     rule (:func:`~metrics.io.missing_mask`: empty, null, NaN, and texts in ``na_values``)
     and raise :class:`~metrics.io.MissingLabelsError` with the first rows (positions in the
-    frame, from 1) unless ``dropna=True``.
+    frame, from 1) unless ``dropna=True``; ``source`` (and ``pred_source``) name the frames'
+    files in messages (default "the Dask frame", "the gold frame", "the pred frame").
 
     The computation runs on the current Dask scheduler: the distributed ``Client``
     created last, or Dask's local threads if there is none. To use a real cluster:
@@ -142,10 +160,11 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
     """
     dask = _optional("dask", "contingency_from_dask")
     na_values = tuple(na_values)
-    wanted = [(ddf, "the gold frame" if pred_ddf is not None else "the Dask frame",
-               [gold] if pred_ddf is not None else [gold, pred])]
+    gold_name = source or ("the gold frame" if pred_ddf is not None else "the Dask frame")
+    pred_name = pred_source or "the pred frame"
+    wanted = [(ddf, gold_name, [gold] if pred_ddf is not None else [gold, pred])]
     if pred_ddf is not None:
-        wanted.append((pred_ddf, "the pred frame", [pred]))
+        wanted.append((pred_ddf, pred_name, [pred]))
     for frame, what, cols in wanted:
         for c in cols + ([id_col] if id_col is not None and pred_ddf is not None else []):
             if c not in frame.columns:
@@ -156,7 +175,7 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
         frame = _normalize(ddf[[gold, pred]], [gold, pred], na_values)
         counts = frame.groupby([gold, pred], dropna=False, sort=False).size()
         cells = dask.compute(counts)[0]
-        source = "the Dask frame"
+        one_frame = True
     else:
         if id_col is None:
             raise ValueError("Dask partitions do not align by row: join the two frames on an id column (id_col)")
@@ -173,22 +192,22 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
         check_alignment(int(gold_rows), int(pred_rows), matched,
                         int(cells[kind == "left_only"].sum()) + int(bad_g),
                         int(cells[kind == "right_only"].sum()) + int(bad_p),
-                        id_col, dropna, "the gold frame", "the pred frame")
+                        id_col, dropna, gold_name, pred_name)
         cells = cells[kind == "both"]
         cells.index = cells.index.droplevel(2)
-        source = None
+        one_frame = False
     miss_g = np.asarray(pd.isna(cells.index.get_level_values(0)), dtype=bool)
     miss_p = np.asarray(pd.isna(cells.index.get_level_values(1)), dtype=bool)
     miss = miss_g | miss_p
     values = cells.to_numpy()
     n_miss = int(values[miss].sum())
     if n_miss and not dropna:
-        if source is not None:  # one frame: rows are its positions
+        if one_frame:  # rows are the frame's positions
             pos = _with_positions(dask, frame)
             g_first = pos[pos[gold].isnull()]["__pos"].nsmallest(MissingLabelsError.SHOWN)
             p_first = pos[pos[pred].isnull()]["__pos"].nsmallest(MissingLabelsError.SHOWN)
             g_first, p_first = dask.compute(g_first, p_first)
-            gs = ps = source
+            gs = ps = gold_name
         else:  # joined frames: the rows of each frame, among matched ids
             lp, rp = _with_positions(dask, left), _with_positions(dask, right)
             lp, rp = lp[lp[id_col].notnull()], rp[rp[id_col].notnull()]
@@ -196,12 +215,12 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
             g_first = joined[joined["__gold"].isnull()]["__gpos"].nsmallest(MissingLabelsError.SHOWN)
             p_first = joined[joined["__pred"].isnull()]["__ppos"].nsmallest(MissingLabelsError.SHOWN)
             g_first, p_first = dask.compute(g_first, p_first)
-            gs, ps = "the gold frame", "the pred frame"
+            gs, ps = gold_name, pred_name
         raise MissingLabelsError(items=n_miss, gold=int(values[miss_g].sum()), pred=int(values[miss_p].sum()),
                                  gold_rows=_first(g_first), pred_rows=_first(p_first), gold_source=gs,
                                  pred_source=ps, na_values=na_values)
     keep = ~miss
     if not keep.any() or values[keep].sum() == 0:
         raise no_items_left(n_miss)
-    return table_from_cells(cells.index.get_level_values(0).to_numpy()[keep],
-                       cells.index.get_level_values(1).to_numpy()[keep], values[keep])
+    # As an Index, a level keeps pandas' label types (Timestamps, not numpy's datetimes).
+    return table_from_cells(cells.index.get_level_values(0)[keep], cells.index.get_level_values(1)[keep], values[keep])

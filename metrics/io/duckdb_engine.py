@@ -1,19 +1,30 @@
 """The DuckDB engine: ``GROUP BY gold, pred`` inside an embedded DuckDB, over the files themselves.
 
 The labels never enter Python; memory follows the number of non-zero cells (DuckDB spills to a
-temporary directory if even that does not fit). Files are read with the reader's rules: each
-file is sniffed (:func:`~metrics.io.sniff`) and scanned with exactly the dialect found there
-(no DuckDB auto-detection), every cell as text (``all VARCHAR``), ``nullstr`` = the empty string
-plus ``na_values``, short lines padded with NULL as pandas pads them; Parquet strings that are
-empty or in ``na_values`` and float NaN become NULL in the scan. UTF-16 files are transcoded to
-UTF-8 in the temporary directory first (DuckDB's own UTF-16 support reads big-endian files as
-empty). So both engines see the same cells and the same missing labels.
+temporary directory if even that does not fit). Files are read with the reader's rules, so that
+both engines give the same table or the same refusal:
+
+* each text file is first checked by :func:`~metrics.io.scan.scan_text` (quoting, records, the
+  longest record): what breaks the rules is refused in the reader's words before DuckDB reads a
+  byte, and DuckDB's row count must equal the scan's — a file DuckDB would read short (its
+  single-threaded reader drops an unterminated quoted cell and all that follows) is refused, never
+  counted;
+* it is scanned with exactly the dialect the sniff found (no DuckDB auto-detection), strictly
+  (``strict_mode``, no ``ignore_errors``), every cell as text (``all VARCHAR``), with short lines
+  padded with NULL as pandas pads them, a line size limit that fits the longest record, and the
+  parallel reader unless a quoted cell holds a line break (DuckDB reads those single-threaded);
+* the missing-value rule is applied in SQL (an empty cell, a padded one, or a text in
+  ``na_values`` is NULL); lines of only spaces and tabs, which pandas skips, are skipped;
+* UTF-16 files and files that mix line endings (CRLF and LF: DuckDB's reader stops on them) are
+  rewritten as UTF-8 with LF line ends in the temporary directory first;
+* Parquet strings that are empty or in ``na_values`` and float NaN become NULL (with DuckDB's
+  statistics propagation off: Parquet statistics leave NaN out, and DuckDB then decides that
+  ``isnan`` is false for the whole column), and the cells come back through Arrow, so labels have
+  the Python types the pandas engine gives them (bytes, dates, decimals).
 """
 
 from __future__ import annotations
 
-import codecs
-import gzip
 import os
 import re
 import shutil
@@ -26,10 +37,16 @@ from ..contingency import Contingency
 from .cells import table_from_cells
 from .errors import MissingLabelsError
 from .files import Source, check_alignment, no_items_left
-from .read import _optional, _first_line, text_names
+from .read import _first_line, _optional, _parquet_file, check_plain_columns, text_names
+from .scan import TextLayout, scan_text
 from .sniff import FileKind
 
-_TRANSCODE_CHUNK = 1 << 22
+#: DuckDB's own default line size limit (bytes); a file with a longer record gets a higher one.
+_MAX_LINE = 2_000_000
+# A text no cell holds: DuckDB's nullstr must name one, and the empty string stays a value so
+# that a padded (absent) cell, NULL, can be told from an empty one.
+_NO_NULL_TEXT = "\x01partition-lab: no null text\x02"
+_FLOATS = ("FLOAT", "DOUBLE", "REAL")
 
 
 def _sql_str(s: str) -> str:
@@ -41,28 +58,51 @@ def _q(s: str) -> str:
 
 
 class _Scans:
-    """SQL for reading each file of a source, with missing cells as NULL."""
+    """SQL for reading each file of a source, with missing cells as NULL; the scan of each text file."""
 
-    def __init__(self, con, tmp: str, na_values: tuple[str, ...], parallel: bool = True):
-        self.con, self.tmp, self.na_values, self.parallel = con, tmp, na_values, parallel
-        self._utf8: dict[str, str] = {}
+    def __init__(self, con, tmp: str, na_values: tuple[str, ...]):
+        self.con, self.tmp, self.na_values = con, tmp, na_values
+        self._layouts: dict[str, TextLayout] = {}
+        self._plain: dict[str, str] = {}
 
-    def _plain_utf8(self, path: str, kind: FileKind) -> str:
-        """A UTF-8 copy of a UTF-16 file (decompressed), written once into the temporary directory."""
-        if path not in self._utf8:
-            out = os.path.join(self.tmp, f"utf8-{len(self._utf8)}.txt")
-            opener = gzip.open if kind.compression == "gzip" else open
-            decoder = codecs.getincrementaldecoder("utf-16")("strict")
-            with opener(path, "rb") as src, open(out, "w", encoding="utf-8", newline="") as dst:
-                while chunk := src.read(_TRANSCODE_CHUNK):
-                    dst.write(decoder.decode(chunk))
-                dst.write(decoder.decode(b"", final=True))
-            self._utf8[path] = out
-        return self._utf8[path]
+    def layout(self, path: str, kind: FileKind, header: bool) -> TextLayout:
+        """The file's :class:`~metrics.io.scan.TextLayout` (scanned once; refuses broken quoting)."""
+        if path not in self._layouts:
+            layout = scan_text(path, kind, header)
+            if layout.records == 0:  # the same words as the pandas reader
+                raise ValueError(f"{path} has column names but no data rows: add one row per item")
+            self._layouts[path] = layout
+        return self._layouts[path]
+
+    def _plain_copy(self, path: str, kind: FileKind, header: bool) -> str:
+        """A UTF-8 copy with LF line ends (decompressed), written once into the temporary directory."""
+        if path not in self._plain:
+            out = os.path.join(self.tmp, f"plain-{len(self._plain)}.txt")
+            with open(out, "wb") as sink:
+                scan_text(path, kind, header, sink=sink)
+            self._plain[path] = out
+        return self._plain[path]
+
+    def expected_rows(self, src: Source) -> int | None:
+        """Rows the files of ``src`` hold by the scans and Parquet metadata (None: not all known)."""
+        total = 0
+        for path, kind in zip(src.paths, src.kinds):
+            if kind.fmt == "parquet":
+                total += _parquet_file(path, path).metadata.num_rows
+            elif path in self._layouts:
+                total += self._layouts[path].records
+            else:
+                return None
+        return total
+
+    def _missing(self, expr: str) -> str:
+        texts = ", ".join(_sql_str(v) for v in ("", *self.na_values))
+        return f"CASE WHEN {expr} IN ({texts}) THEN NULL ELSE {expr} END"
 
     def file(self, path: str, kind: FileKind, header: bool, wanted: list[tuple[str, str]]) -> str:
         """``SELECT col AS alias, … FROM <scan of path>`` with the missing rule applied."""
         if kind.fmt == "parquet":
+            check_plain_columns(_parquet_file(path, path).schema_arrow, [c for c, _ in wanted], path)
             scan = f"read_parquet({_sql_str(path)})"
             types = {row[0]: row[1] for row in self.con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()}
             cols = []
@@ -71,30 +111,50 @@ class _Scans:
                 if t.endswith("]") or t.split("(")[0] in ("STRUCT", "MAP", "UNION"):
                     raise ValueError(f"{path}: column {col!r} holds {t} values: labels must be plain text or numbers")
                 if t == "VARCHAR":
-                    texts = ", ".join(_sql_str(v) for v in ("", *self.na_values))
-                    cols.append(f"CASE WHEN {_q(col)} IN ({texts}) THEN NULL ELSE {_q(col)} END AS {alias}")
-                elif t in ("FLOAT", "DOUBLE"):
+                    cols.append(f"{self._missing(_q(col))} AS {alias}")
+                elif t in _FLOATS:
+                    self.con.execute("SET disabled_optimizers = 'statistics_propagation'")
                     cols.append(f"CASE WHEN isnan({_q(col)}) THEN NULL ELSE {_q(col)} END AS {alias}")
                 else:
                     cols.append(f"{_q(col)} AS {alias}")
             return f"SELECT {', '.join(cols)} FROM {scan}"
+        layout = self.layout(path, kind, header)
         names = text_names(kind, header)
-        if kind.encoding == "utf-16":
-            path, compression = self._plain_utf8(path, kind), "none"
-        else:
-            compression = "gzip" if kind.compression == "gzip" else "none"
+        compression = "gzip" if kind.compression == "gzip" else "none"
+        if kind.encoding == "utf-16" or layout.mixed_line_endings:
+            path, compression = self._plain_copy(path, kind, header), "none"
         spec = "{" + ", ".join(f"{_sql_str(n)}: 'VARCHAR'" for n in names) + "}"
-        nulls = "[" + ", ".join(_sql_str(v) for v in ("", *self.na_values)) + "]"
+        max_line = max(_MAX_LINE, 2 * layout.longest_record + 1024)
+        # One column: an empty line is an item with an empty label, which DuckDB reads only with
+        # the empty text as its null text (it skips the line otherwise).
+        null_text = "" if len(names) == 1 else _NO_NULL_TEXT
+        # Quoted line breaks with padded short lines: DuckDB reads those single-threaded only
+        # (safe here: the scan refused every unclosed quote, and the count is checked).
+        parallel = not layout.quoted_line_breaks
         scan = (f"read_csv({_sql_str(path)}, auto_detect = false, header = {str(header).lower()}, "
                 f"delim = {_sql_str(kind.delimiter)}, quote = '\"', escape = '\"', columns = {spec}, "
-                f"nullstr = {nulls}, null_padding = true, compression = '{compression}', "
-                f"parallel = {str(self.parallel).lower()})")
-        return f"SELECT {', '.join(f'{_q(c)} AS {a}' for c, a in wanted)} FROM {scan}"
+                f"nullstr = {_sql_str(null_text)}, null_padding = true, strict_mode = true, "
+                f"max_line_size = {max_line}, compression = '{compression}', parallel = {str(parallel).lower()}, "
+                # Blank lines before the header: DuckDB would take the first as the header.
+                f"skip = {layout.leading_blank_lines if header else 0})")
+        where = ""
+        if layout.white_lines and len(names) > 1:
+            # A line of only spaces and tabs reads as (those spaces, NULL, …): pandas skips it.
+            space = " " if kind.delimiter == "\t" else " \t"
+            where = f" WHERE NOT ({_q(names[1])} IS NULL AND trim({_q(names[0])}, {_sql_str(space)}) = '')"
+        return f"SELECT {', '.join(f'{self._missing(_q(c))} AS {a}' for c, a in wanted)} FROM {scan}{where}"
 
     def source(self, src: Source, wanted: list[tuple[str, str]]) -> str:
         """All files of ``src``, in order, as one relation."""
         parts = [self.file(p, k, src.header, wanted) for p, k in zip(src.paths, src.kinds)]
         return "(" + " UNION ALL ".join(parts) + ")"
+
+    def check_rows(self, src: Source, rows: int) -> None:
+        """DuckDB's row count of ``src`` must be the scans' (no row lost, none invented)."""
+        want = self.expected_rows(src)
+        if want is not None and rows != want:
+            raise ValueError(f"{src.name}: DuckDB read {rows:,} rows where the file holds {want:,} records: count it "
+                             "with the pandas engine instead (and please report the file)")
 
 
 def _explain(exc: Exception, sources) -> str:
@@ -129,14 +189,7 @@ def duckdb_contingency(sources, gold, pred, id_col, dropna, na_values, progress)
         # Otherwise DuckDB draws its own progress bar on stdout for queries over 2 s.
         con.execute("SET enable_progress_bar = false")
         try:
-            try:
-                return _run(con, _Scans(con, tmp, na_values), sources, gold, pred, id_col, dropna, progress)
-            except duckdb.Error as exc:
-                if "null_padding" not in str(exc):
-                    raise
-                # Quoted line breaks with padded short lines: DuckDB reads those single-threaded.
-                return _run(con, _Scans(con, tmp, na_values, parallel=False), sources, gold, pred, id_col, dropna,
-                            progress)
+            return _run(con, _Scans(con, tmp, na_values), sources, gold, pred, id_col, dropna, progress)
         finally:
             con.close()
     except duckdb.Error as exc:
@@ -171,24 +224,29 @@ def _run(con, scans: _Scans, sources, gold, pred, id_col, dropna, progress) -> C
         f" coalesce(sum(n) FILTER (WHERE {both} AND (g IS NULL OR p IS NULL)), 0),"
         f" coalesce(sum(n) FILTER (WHERE {both} AND g IS NULL), 0),"
         f" coalesce(sum(n) FILTER (WHERE {both} AND p IS NULL), 0) FROM cells"
-    ).fetchone()
+    ).fetchall()[0]
     matched, gold_only, pred_only, miss_any, miss_g, miss_p = (int(x) for x in stats)
-    if len(sources) == 2:
+    if len(sources) == 1:
+        scans.check_rows(sources[0], matched)
+    else:
         if id_col is None:  # POSITIONAL JOIN pads the shorter side with NULL rows
             gold_rows, pred_rows = matched + gold_only, matched + pred_only
         else:
             gold_rows, pred_rows = (int(con.execute(f"SELECT count(*) FROM {scans.source(s, [(id_col, 'i')])}")
-                                        .fetchone()[0]) for s in sources)
+                                        .fetchall()[0][0]) for s in sources)
+        scans.check_rows(sources[0], gold_rows)
+        scans.check_rows(sources[1], pred_rows)
         check_alignment(gold_rows, pred_rows, matched, gold_only, pred_only, id_col, dropna,
                         sources[0].name, sources[1].name)
     if miss_any and not dropna:
         raise _missing_error(con, scans, sources, gold, pred, id_col, miss_any, miss_g, miss_p)
-    # No ORDER BY: the (few) distinct labels are sorted below instead of the cells.
-    cells = con.execute(f"SELECT g, p, n FROM cells WHERE {both} AND g IS NOT NULL AND p IS NOT NULL").fetchnumpy()
-    counts = np.asarray(cells["n"])
+    # No ORDER BY: the (few) distinct labels are sorted below instead of the cells. Through Arrow,
+    # the labels get the Python types pandas gives the same Parquet values (bytes, dates, decimals).
+    cells = con.sql(f"SELECT g, p, n FROM cells WHERE {both} AND g IS NOT NULL AND p IS NOT NULL").to_arrow_table()
+    counts = np.asarray(cells.column("n").to_numpy(), dtype=np.int64)
     if counts.size == 0 or counts.sum() == 0:
         raise no_items_left(miss_any)
-    return table_from_cells(np.ma.getdata(cells["g"]), np.ma.getdata(cells["p"]), counts)
+    return table_from_cells(cells.column("g").to_pandas(), cells.column("p").to_pandas(), counts)
 
 
 def _missing_error(con, scans: _Scans, sources, gold, pred, id_col, items, n_gold, n_pred) -> MissingLabelsError:

@@ -73,12 +73,10 @@ class Source:
             if k.fmt == "parquet":
                 meta = _parquet_file(p, p)
                 present = list(map(str, meta.schema_arrow.names))
-                empty = meta.metadata.num_rows == 0
-            else:
+                if meta.metadata.num_rows == 0:  # the same words as the pandas reader
+                    raise ValueError(f"{p} has column names but no data rows: add one row per item")
+            else:  # (an empty text file is refused by the scan every engine runs, in the same words)
                 present = text_names(k, header)
-                empty = k.whole and k.records <= int(header)
-            if empty:  # the same words as the pandas reader, whichever engine counts
-                raise ValueError(f"{p} has column names but no data rows: add one row per item")
             missing = [c for c in columns if c not in present]
             if missing:
                 raise ValueError(f"{p} has no column {missing[0]!r}; its columns: {', '.join(present)}")

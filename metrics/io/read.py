@@ -21,11 +21,13 @@ the header (or from the first line without one), across shards in order.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import importlib
 import io
 import os
 import re
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -36,6 +38,7 @@ import pandas as pd
 from ..contingency import Contingency
 from .cells import table_from_labels
 from .errors import EmptyTableError, MissingLabelsError
+from .scan import TextScan, damaged_gzip
 from .sniff import FileKind, sniff
 
 __all__ = ["COMMON_NA_TEXTS", "LabelColumns", "MissingReport", "contingency_from_columns", "file_columns",
@@ -149,6 +152,37 @@ class _Tracked(io.RawIOBase):
         return len(data)
 
 
+class _Scanned(io.RawIOBase):
+    """The content stream pandas parses, fed on its way to a :class:`~metrics.io.scan.TextScan`
+    (UTF-16 re-encoded as UTF-8 for it), which stops a file at its size limit."""
+
+    def __init__(self, inner, scan: TextScan, utf16: bool):
+        self.inner, self.scan = inner, scan
+        self.decoder = codecs.getincrementaldecoder("utf-16")("strict") if utf16 else None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.inner.read(len(buffer))
+        self._feed(data)
+        buffer[:len(data)] = data
+        return len(data)
+
+    def _feed(self, data: bytes) -> None:
+        if self.decoder is not None:
+            data = self.decoder.decode(data, final=not data).encode("utf-8")
+        if data:
+            self.scan.feed(data)
+
+    def finish(self):
+        """Feed what pandas left unread, then the scan's verdict: its layout, or its error."""
+        while data := self.inner.read(1 << 22):
+            self._feed(data)
+        self._feed(b"")
+        return self.scan.finish()
+
+
 def _open_binary(source):
     if isinstance(source, (bytes, bytearray, memoryview)):
         return io.BytesIO(source), len(source)
@@ -156,24 +190,37 @@ def _open_binary(source):
 
 
 def read_text_raw(source, kind: FileKind, header: bool, names: list[str] | None = None,
-                  progress: Progress | None = None) -> pd.DataFrame:
-    """Every cell of a delimited text file as text, exactly as written ('' for an empty cell)."""
+                  progress: Progress | None = None, limit: int | None = None) -> pd.DataFrame:
+    """Every cell of a delimited text file as text, exactly as written ('' for an empty cell).
+
+    The file is checked on the way by :class:`~metrics.io.scan.TextScan` — its quoting, and its
+    size after decompression against ``limit`` (bytes) — whose refusal comes first, as it does in
+    the DuckDB engine, which runs the same scan.
+    """
     names = text_names(kind, header) if names is None else names
     raw, total = _open_binary(source)
     tracked = _Tracked(raw, total)
     stream = io.BufferedReader(tracked, buffer_size=1 << 20)
-    handle = gzip.GzipFile(fileobj=stream) if kind.compression == "gzip" else stream
+    content = gzip.GzipFile(fileobj=stream) if kind.compression == "gzip" else stream
+    scanned = _Scanned(content, TextScan(kind.name, kind.delimiter, kind.width, header, limit,
+                                         kind.compression == "gzip"), kind.encoding == "utf-16")
+    handle = io.BufferedReader(scanned, buffer_size=1 << 20)
     chunks = []
     try:
-        # na_filter off: no text is turned into NaN here; the missing rule is applied afterwards,
-        # in one place. A blank line is an empty cell only where a line holds one cell.
-        reader = pd.read_csv(handle, sep=kind.delimiter, header=0 if header else None, names=names, dtype=str,
-                             na_filter=False, encoding=kind.encoding, quotechar='"', doublequote=True,
-                             skip_blank_lines=len(names) > 1, chunksize=CHUNK_ROWS, engine="c")
-        for chunk in reader:
-            chunks.append(chunk)
-            if progress is not None:
-                progress(min(tracked.done / tracked.total, 1.0))
+        try:
+            # na_filter off: no text is turned into NaN here; the missing rule is applied afterwards,
+            # in one place. A blank line is an empty cell only where a line holds one cell.
+            reader = pd.read_csv(handle, sep=kind.delimiter, header=0 if header else None, names=names, dtype=str,
+                                 na_filter=False, encoding=kind.encoding, quotechar='"', doublequote=True,
+                                 skip_blank_lines=len(names) > 1, chunksize=CHUNK_ROWS, engine="c")
+            for chunk in reader:
+                chunks.append(chunk)
+                if progress is not None:
+                    progress(min(tracked.done / tracked.total, 1.0))
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
+            scanned.finish()  # a broken rule the scan finds anywhere in the file is the refusal
+            raise
+        scanned.finish()
     except pd.errors.EmptyDataError:
         raise ValueError(f"{kind.name} has no columns to read") from None
     except pd.errors.ParserError as exc:
@@ -182,14 +229,14 @@ def read_text_raw(source, kind: FileKind, header: bool, names: list[str] | None 
         raise ValueError(f"{kind.name} is not {'UTF-16' if kind.encoding == 'utf-16' else 'UTF-8'} text throughout "
                          "(a byte further down cannot be decoded; Latin-1 or Windows-1252?): save it as UTF-8 "
                          "(in Excel: 'CSV UTF-8') and use that") from None
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):
         if kind.compression != "gzip":
             raise
         # A truncated or damaged gzip stream.
-        raise ValueError(f"{kind.name} could not be read to the end (the gzip data stops early or is damaged): "
-                         "export or download it again") from None
+        raise ValueError(damaged_gzip(kind.name)) from None
     finally:
         handle.close()
+        content.close()
         raw.close()
     if not chunks or sum(len(c) for c in chunks) == 0:
         raise ValueError(f"{kind.name} has column names but no data rows: add one row per item")
@@ -197,6 +244,15 @@ def read_text_raw(source, kind: FileKind, header: bool, names: list[str] | None 
     if progress is not None:
         progress(1.0)
     return df
+
+
+def check_plain_columns(schema, columns: Sequence[str], name: str) -> None:
+    """Refuse a Parquet column of nested values (lists, structs, maps): no label per row."""
+    pa = _optional("pyarrow", "reading Parquet")
+    for c in columns:
+        t = schema.field(c).type
+        if pa.types.is_nested(t) or pa.types.is_dictionary(t) and pa.types.is_nested(t.value_type):
+            raise ValueError(f"{name}: column {c!r} holds {t} values: labels must be plain text or numbers")
 
 
 def read_parquet_raw(source, name: str, columns: Sequence[str] | None = None,
@@ -208,10 +264,7 @@ def read_parquet_raw(source, name: str, columns: Sequence[str] | None = None,
     if columns is not None:
         _check_columns(list(map(str, schema.names)), columns, name)
     cols = list(schema.names) if columns is None else list(columns)
-    for c in cols:
-        t = schema.field(c).type
-        if pa.types.is_nested(t) or pa.types.is_dictionary(t) and pa.types.is_nested(t.value_type):
-            raise ValueError(f"{name}: column {c!r} holds {t} values: labels must be plain text or numbers")
+    check_plain_columns(schema, cols, name)
     total = max(pf.metadata.num_rows, 1)
     batches, done = [], 0
     try:

@@ -33,6 +33,8 @@ __all__ = ["HEAD_BYTES", "FileKind", "sniff"]
 
 #: Bytes of (decompressed) content examined to decide the format, encoding and delimiter.
 HEAD_BYTES = 1 << 16
+#: More is read while the first line is not whole (a wide header), up to this many bytes.
+MAX_HEAD_BYTES = 1 << 24
 _SAMPLE_RECORDS = 200
 
 _PARQUET_EXT = {"parquet", "pq"}
@@ -103,20 +105,48 @@ def _open(source):
     return io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else open(source, "rb")
 
 
+def _first_line_complete(head: bytes) -> bool:
+    """Whether ``head`` holds a whole first line: a line end outside quoted cells."""
+    quotes = 0
+    for part in head.replace(b"\r", b"\n").split(b"\n")[:-1]:
+        quotes += part.count(b'"')
+        if quotes % 2 == 0:
+            return True
+    return False
+
+
+def _read_head(f) -> tuple[bytes, bool]:
+    """(first HEAD_BYTES of ``f``, or more — up to MAX_HEAD_BYTES — until the first line is whole;
+    whether that is all of it). A header of 12,000 columns is longer than HEAD_BYTES: cut, its last
+    name would be a fragment (``c10`` of ``c10234``), and a false duplicate."""
+    head = f.read(HEAD_BYTES + 1)
+    size = HEAD_BYTES
+    utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))
+    if head.startswith(b"PAR1") or b"\x00" in head and not utf16:  # Parquet, or binary: no lines to complete
+        return head[:size], len(head) <= size
+    while len(head) > size and size < MAX_HEAD_BYTES and not _first_line_complete(head[:size]):
+        more = f.read(size)
+        head += more
+        size *= 2
+    return head[:size], len(head) <= size
+
+
 def _head(source, name: str) -> tuple[bytes, bool, bool]:
-    """(first HEAD_BYTES of the content, whether that is all of it, whether it was gzip-compressed)."""
+    """(the first bytes of the content — at least HEAD_BYTES, and the whole first line —, whether
+    that is all of it, whether it was gzip-compressed)."""
     with _open(source) as f:
-        raw = f.read(HEAD_BYTES + 1)
-        if raw[:2] != b"\x1f\x8b":
-            return raw[:HEAD_BYTES], len(raw) <= HEAD_BYTES, False
+        raw = f.read(2)
         f.seek(0)
+        if raw[:2] != b"\x1f\x8b":
+            head, whole = _read_head(f)
+            return head, whole, False
         try:
             with gzip.GzipFile(fileobj=f) as z:
-                head = z.read(HEAD_BYTES + 1)
+                head, whole = _read_head(z)
         except (OSError, EOFError, zlib.error) as exc:
             raise ValueError(f"{name} is not a readable gzip file ({exc}): decompress it, or export it "
                              "again") from None
-    return head[:HEAD_BYTES], len(head) <= HEAD_BYTES, True
+    return head, whole, True
 
 
 def _decode(head: bytes, whole: bool, name: str) -> tuple[str, str]:
@@ -171,7 +201,9 @@ def _records(text: str, delimiter: str, whole: bool) -> list[list[str]]:
     out = []
     try:
         for record in reader:
-            if record:
+            # Blank lines are no records, nor are lines of only spaces and tabs (pandas and the
+            # reader's scan skip them before the header as anywhere else).
+            if record and not (len(record) == 1 and not record[0].strip(" \t")):
                 out.append(record)
             if len(out) >= _SAMPLE_RECORDS:
                 break
@@ -227,6 +259,10 @@ def sniff(source, name: str | None = None) -> FileKind:
         if stripped in (b"{", b"[", b"<"):
             raise ValueError(f"{name} is {_NOT_TABULAR_EXT[ext]}, not a table: {_SAVE_AS}")
     encoding, text = _decode(head, whole, name)
+    if not whole and not _first_line_complete(head):
+        quote = " — or a quote that opens a cell in it is never closed" if b'"' in head else ""
+        raise ValueError(f"{name}: its first line does not end within {MAX_HEAD_BYTES // 2**20} MiB{quote}: is it a "
+                         f"table? {_SAVE_AS}")
     lead = text.lstrip()[:64].lower()
     if lead.startswith(("<!doctype html", "<html", "<?xml")):
         raise ValueError(f"{name} is an HTML/XML document (a web page saved instead of the data file?): {_SAVE_AS}")
@@ -250,5 +286,14 @@ def sniff(source, name: str | None = None) -> FileKind:
         notes.append(f"{name} is gzip-compressed: decompressed while reading")
     recs = _records(text, delimiter, whole)
     first = tuple(recs[0]) if recs else ("",)
+    if whole:
+        # The whole file is in hand: the scan every engine runs (metrics.io.scan) refuses broken
+        # quoting, ragged lines and non-UTF-8 bytes now, before a column name taken from a broken
+        # first line ("gold,pred\na,x" under an unclosed quote) makes another message.
+        from .scan import TextScan
+
+        scan = TextScan(name, delimiter, len(first), False)
+        scan.feed(text.encode("utf-8"))
+        scan.finish()
     return FileKind(name, _FORMAT_OF[delimiter], delimiter, encoding, "gzip" if gz else None, first,
                     len(recs), whole, tuple(notes))
