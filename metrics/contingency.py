@@ -68,8 +68,15 @@ def _as_1d_labels(labels, name: str):
                          f"pass one column, e.g. {example}")
     if isinstance(labels, (pd.Series, pd.Index, pd.api.extensions.ExtensionArray)):
         arr = labels.to_numpy()
-    elif isinstance(labels, np.ndarray):
-        arr = labels
+    elif isinstance(labels, np.ma.MaskedArray):
+        # A masked item has no label (numpy's way of saying missing): refused like NaN, never
+        # counted under the value that happens to sit behind the mask.
+        masked = np.flatnonzero(np.ma.getmaskarray(labels).ravel()) if labels.ndim == 1 else np.empty(0)
+        if masked.size:
+            raise ValueError(f"{name} has {masked.size} masked label(s), first at position {int(masked[0])}; drop or "
+                             f"fill them first (labels.compressed() keeps the others: drop the same items from both "
+                             "sides)")
+        arr = np.ma.getdata(labels)
     elif isinstance(labels, Mapping):
         raise ValueError(f"{name} is a {type(labels).__name__}, whose iteration gives its keys: pass one "
                          "label per item in item order, e.g. list(d.values()) if the values are the labels")
@@ -433,7 +440,8 @@ class Contingency(TableStats):
 
         Cells must be finite and non-negative; integer-valued tables stay integer
         (exact pair counts), fractional ones (ambiguous data) are kept as floats.
-        A ``scipy.sparse`` matrix is accepted and never densified.
+        A ``scipy.sparse`` matrix is accepted and never densified. A masked array's masked
+        cells are refused (an unknown count is neither the value behind the mask nor 0).
         """
         if isinstance(table, pd.DataFrame):
             row_labels = list(table.index) if row_labels is None else row_labels
@@ -457,6 +465,15 @@ class Contingency(TableStats):
                 lengths = {len(r) for r in table}
                 if len(lengths) > 1:
                     raise ValueError(f"ragged table: rows have different lengths {sorted(lengths)}")
+            if isinstance(table, np.ma.MaskedArray):
+                # A masked cell is an unknown count: refused (not read as the value behind the mask,
+                # nor as 0, which would state that the cell holds no items).
+                masked = np.argwhere(np.ma.getmaskarray(table)) if table.ndim == 2 else np.empty((0, 2))
+                if masked.size:
+                    i, j = (int(x) for x in masked[0])
+                    raise ValueError(f"table has {len(masked)} masked cell(s), first at row {i}, column {j}: fill them "
+                                     "(table.filled(0) if they hold no items) or leave those rows out")
+                table = np.ma.getdata(table)
             try:
                 arr = np.asarray(table)
             except ValueError as exc:  # numpy refuses some ragged inputs outright

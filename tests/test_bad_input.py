@@ -171,6 +171,30 @@ def test_missing_values_of_every_kind():
         C.from_labels(pd.array([1, 2, None], dtype="Int64"), [0, 1, 2])
 
 
+def test_masked_labels_are_missing_not_counted():
+    """A masked item has no label: refused like NaN (it was counted under the value behind the
+    mask: n = 3 for two labelled items), on either side, with the first masked position."""
+    with pytest.raises(ValueError, match=r"labels_true has 1 masked label\(s\), first at position 1; drop or fill"):
+        C.from_labels(np.ma.masked_array([1, 2, 3], mask=[0, 1, 0]), [1, 2, 3])
+    with pytest.raises(ValueError, match=r"labels_pred has 2 masked label\(s\), first at position 0"):
+        C.from_labels(["a", "b", "c"], np.ma.masked_array(["x", "y", "z"], mask=[1, 0, 1]))
+    # Nothing masked: the labels behind the (empty) mask, as a plain array would give.
+    t = C.from_labels(np.ma.masked_array([1, 2, 3], mask=[0, 0, 0]), np.ma.masked_array([1, 1, 2]))
+    assert t.n == 3 and t.to_frame().equals(C.from_labels([1, 2, 3], [1, 1, 2]).to_frame())
+    # Masked items dropped the way the message says: the table of the other items.
+    gold, pred = np.ma.masked_array([1, 2, 3], mask=[0, 1, 0]), np.array([1, 2, 3])
+    keep = ~np.ma.getmaskarray(gold)
+    assert C.from_labels(gold.compressed(), pred[keep]).n == 2
+
+
+def test_masked_table_cells_are_refused():
+    table = np.ma.masked_array([[5, 1], [0, 7]], mask=[[0, 0], [1, 0]])
+    with pytest.raises(ValueError, match=r"table has 1 masked cell\(s\), first at row 1, column 0: fill them"):
+        C.from_table(table)
+    assert C.from_table(table.filled(0)).n == 13
+    assert C.from_table(np.ma.masked_array([[5, 1], [0, 7]])).n == 13
+
+
 # --------------------------------------------------------------------------- what keeps working
 REFERENCE = C.from_labels([0, 0, 1, 2, 2, 2], [1, 1, 0, 0, 2, 2])
 SAME_LABELS = [0, 0, 1, 2, 2, 2]
