@@ -82,19 +82,21 @@ def _table_score(n: int, cells: float, m: int, matching: float) -> float:
 
 def _patefield(n: int, cells: int) -> float:
     c = COSTS
-    if rm._perm_method(min(n, rm.BOYETT_ITEMS), cells, None) == "boyett":
+    if rm._perm_method(n, cells, None) == "boyett":
         return c["boyett_item"] * n + c["patefield_cell"] * cells
     return cells * (c["patefield_cell"] + c["patefield_step"] * math.sqrt(n / cells))
 
 
 def _partition(n: int, k: int | None) -> float:
-    """One random partition drawn item by item (and its share of the k-block sampler's table of
-    ratios, rebuilt for each chunk: counted per draw as an upper end)."""
-    c = COSTS
-    seconds = c["partition_item"] * n
+    """One random partition drawn item by item."""
+    return COSTS["partition_item"] * n
+
+
+def _stirling_table(n: int, k: int | None) -> float:
+    """The k-block sampler's table of ratios, built once for each chunk of draws."""
     if k is not None and 1 < k < n and not rm._surjection_is_likely(n, k):
-        seconds += c["stirling_cell"] * n * min(k, n - k + 1) / max(1, (1 << 22) // n)
-    return seconds
+        return COSTS["stirling_cell"] * n * min(k, n - k + 1)
+    return 0.0
 
 
 def _matching(keys, shape: tuple[float, float]) -> float:
@@ -123,7 +125,8 @@ def null_seconds(t, keys, model: str, samples: int, part: str = "both") -> float
     m = len(keys)
     ami = _ami(keys)
     c = COSTS
-    draw = score = once = 0.0
+    draw = score = once = tables = 0.0   # tables: the Stirling ratios of a chunk's draws
+    batched = True  # scored as dense batches (else one table at a time, whose cost is per draw)
     if model == "perm":
         path = chance._perm_path(t)
         cells = r * k
@@ -134,6 +137,7 @@ def null_seconds(t, keys, model: str, samples: int, part: str = "both") -> float
                 chunks = math.ceil(samples / chance._chunk_size(t, model))
                 once = chunks * c["emi_term"] * _perm_emi_terms(t)
         else:
+            batched = False
             draw = c["shuffle_item"] * n if path == "labels" else _patefield(n, cells)
             score = _table_score(n, cells, m, _matching(keys, (r, k)))
             if ami:
@@ -143,8 +147,9 @@ def null_seconds(t, keys, model: str, samples: int, part: str = "both") -> float
         throw = min(c["throw_item"] * n, c["multinomial_cell"] * cells)
         draw = throw
         if model == "num":
-            draw += (min(c["throw_item"] * n, c["multinomial_cell"] * r) if r > 1 and rm._surjection_is_likely(n, r)
-                     else _partition(n, r))
+            likely = r > 1 and rm._surjection_is_likely(n, r)
+            draw += min(c["throw_item"] * n, c["multinomial_cell"] * r) if likely else _partition(n, r)
+            tables = 0.0 if likely else _stirling_table(n, r)
         score = _batch_score(cells, m)
         if ami:
             # One grid of E[I] sums per chunk, over the distinct sizes its tables' rows and columns
@@ -158,23 +163,30 @@ def null_seconds(t, keys, model: str, samples: int, part: str = "both") -> float
         rows = float(r) if model in ("num", "num1", "all1") else blocks_of_uniform_partition(n)
         cols = float(k) if model.startswith("num") else blocks_of_uniform_partition(n)
         draw = _partition(n, k if model.startswith("num") else None)
+        tables = _stirling_table(n, k if model.startswith("num") else None)
         if model not in rm.ONE_SIDED:
             draw += _partition(n, r if model == "num" else None)
+            tables += _stirling_table(n, r if model == "num" else None)
         cells = rows * cols
         if cells <= chance._DENSE_TABLE_CELLS:
             draw += c["throw_item"] * n
             score = _batch_score(cells, m)
         else:
+            batched = False
             draw += c["label_item"] * n
             score = _table_score(n, cells, m, _matching(keys, (rows, cols)))
         if ami:
             rows_distinct = len(np.unique(t.row_sums)) if model in rm.ONE_SIDED else _distinct_sizes(n, rows)
             score += c["emi_term"] * _emi_terms_per_draw(n, rows, cols, rows_distinct, _distinct_sizes(n, cols))
+    chunks = math.ceil(samples / chance._chunk_size(t, model))
+    if batched:
+        once += chunks * c["batch"]
+    draw_once = chunks * tables
     if part == "draw":
-        return samples * draw
+        return samples * draw + draw_once
     if part == "score":
         return samples * score + once
-    return samples * (draw + score) + once
+    return samples * (draw + score) + once + draw_once
 
 
 def _perm_emi_terms(t) -> float:

@@ -137,8 +137,8 @@ def _grid_values(keys: tuple[str, ...], n: float, grid: tuple, log_base: float, 
 
 
 # ====================================================================== cost guards
-# Seconds of one core, measured by benchmarks/bench_cost_model.py (the paper's grid, 31,360 settings:
-# 0.17 s for 2 measures, 0.72 s for 49; check_many: 0.26 s for every measure at 200 trials).
+# Seconds of one core per unit of work, fitted to benchmarks/bench_cost_model.py's timings of the
+# paper's grid (31,360 settings) and of check_many, with 2 and with every measure.
 _GRID_CELL = 2.5e-8           # each cell of each setting of the grid
 _GRID_CELL_MEASURE = 2e-9     # … for each measure
 _TRIAL = 1e-4                 # each trial of the checks (its random tables and labelings)

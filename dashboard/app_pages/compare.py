@@ -20,9 +20,10 @@ DEFAULT_KEYS = ["v_measure", "nvi", "vi", "ari", "vd_n"]
 # a_table / b_table carry the Table lab's table when a side is "lab"; an upload's widgets go with a reset.
 page_state("compare",
            Param("a", "rr_singletons", what="table"), Param("b", "rr_solution_r", what="table"),
-           Param("a_table"), Param("b_table"),
+           Param("a_table", table=True), Param("b_table", table=True),
            Param("m", DEFAULT_KEYS, options=metrics.MEASURES, what="measure"),
-           Param("classes", 10, bound=True), Param("noise", 3, bound=True),
+           Param("classes", 10, bound=True, lo=morph.MIN_CLASSES, hi=morph.MAX_CLASSES),
+           Param("noise", 3, bound=True, lo=0, hi=morph.CLASS_SIZE - 1),
            Param("sweep", "noise", options=morph.AXES, what="sweep axis"),
            clear=("a_upload_", "b_upload_"))
 settings = shared_controls()

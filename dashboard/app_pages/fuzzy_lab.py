@@ -11,19 +11,22 @@ from dashboard.components.readout import show_frame
 from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
 from metrics import experiments
 
+E1_SIZES = [16, 32, 64, 128, 256, 512]  # Experiment 1's choices of the largest data size
 EXPERIMENT_TABS = ["Experiment 1: data size", "Experiment 2: random clusterings", "Experiment 3: softness"]
 
 # The page's state (components/state.py): a link names some of these, the rest take their defaults.
 page_state("fuzzy_lab",
-           Param("fz_n", 100, bound=True),
+           Param("fz_n", 100, bound=True, lo=10, hi=500),
            Param("fz_scheme", "halving", options=fz.SCHEME_LABELS, what="ambiguity scheme"),
-           Param("fz_rate", 2, bound=True), Param("fz_share", 50, bound=True),
-           Param("fz_classes", 100, bound=True), Param("fz_soft", 50, bound=True), Param("fz_noise", 0, bound=True),
+           Param("fz_rate", 2, bound=True, lo=1, hi=6), Param("fz_share", 50, bound=True, lo=0, hi=100),
+           Param("fz_classes", 100, bound=True, lo=2, hi=500), Param("fz_soft", 50, bound=True, lo=0, hi=100),
+           Param("fz_noise", 0, bound=True, lo=0, hi=50),
            Param("fz_m", "v_measure", options=fz.fuzzy_measures, what="measure"),
-           Param("fz_seed", 0, bound=True), Param("fz_eseed", 0, bound=True),
-           Param("fz_tab", EXPERIMENT_TABS[0], bound=True),
-           Param("fz_e1_max", 128, bound=True), Param("fz_e1_rep", 20, bound=True), Param("fz_e2_max", 200, bound=True),
-           Param("fz_e3_n", 200, bound=True), Param("fz_e3_steps", 11, bound=True))
+           Param("fz_seed", 0, bound=True, lo=0, hi=10_000), Param("fz_eseed", 0, bound=True, lo=0, hi=10_000),
+           Param("fz_tab", EXPERIMENT_TABS[0], bound=True, options=EXPERIMENT_TABS),
+           Param("fz_e1_max", 128, bound=True, options=E1_SIZES), Param("fz_e1_rep", 20, bound=True, lo=5, hi=50),
+           Param("fz_e2_max", 200, bound=True, lo=20, hi=500),
+           Param("fz_e3_n", 200, bound=True, lo=50, hi=500), Param("fz_e3_steps", 11, bound=True, lo=3, hi=21))
 settings = shared_controls()
 st.title("Fuzzy lab")
 st.caption("Ambiguous data: a point may belong to several gold classes and, in a soft clustering, to several "
@@ -166,7 +169,7 @@ def experiments_section() -> None:
                         "sizes (paper: Figure 4, 2 to ~1000 points, 100 gold standards each). The paper: fuzzy V is "
                         "consistently higher than V, neither reaches 1, the variation shrinks with size.")
             e1, e2 = st.columns(2)
-            largest = e1.select_slider("Largest size", [16, 32, 64, 128, 256, 512], 128, key="fz_e1_max",
+            largest = e1.select_slider("Largest size", E1_SIZES, 128, key="fz_e1_max",
                                        bind="query-params")
             repeats = e2.slider("Gold standards per size", 5, 50, 20, 5, key="fz_e1_rep", bind="query-params")
             view = fz.experiment1_view(int(largest), int(repeats), seed)

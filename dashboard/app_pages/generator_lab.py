@@ -26,14 +26,15 @@ def _symbol(k: str) -> str:
 
 # The page's state (components/state.py): a link names some of these, the rest take their defaults.
 page_state("generator_lab",
-           *(Param(p.key, p.default, bound=True) for p in gv.PARAMS.values()),
+           *(Param(p.key, p.default, bound=True, options=p.options or None, lo=None if p.options else p.lo,
+                   hi=None if p.options else p.hi) for p in gv.PARAMS.values()),
            Param(gv.INTEGER_KEY, False, bound=True),
            Param("g_x", DEFAULT_AXIS, options=gv.PARAMS, what="sweep parameter"),
            Param("g_m", DEFAULT_KEYS, options=metrics.MEASURES, what="measure"),
            Param("g_fail", False, bound=True),
            Param("g_fm", "rand", options=metrics.MEASURES, what="measure"),
-           Param("g_fp", next(iter(properties.PROPERTIES)), bound=True),
-           Param(gv.TAB_KEY, gv.LAB_TAB, bound=True))
+           Param("g_fp", next(iter(properties.PROPERTIES)), bound=True, options=properties.PROPERTIES),
+           Param(gv.TAB_KEY, gv.LAB_TAB, bound=True, options=(gv.LAB_TAB, gv.PROPERTIES_TAB)))
 settings = shared_controls()
 st.title("Generator lab")
 st.caption("Dom's parametric family of clusterings as extended by Rosenberg & Hirschberg (2007, §4): |C| useful "

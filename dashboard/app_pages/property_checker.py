@@ -40,12 +40,12 @@ def _same(a: dict, b: dict, key: str) -> str:
 # (the clusters to split or merge default to the chosen table's first ones, decided when drawn).
 page_state("property_checker",
            Param("p_m", DEFAULT_MEASURE, options=metrics.MEASURES, what="measure"),
-           Param("p_seed", 0, bound=True),
+           Param("p_seed", 0, bound=True, lo=0, hi=10**6),
            Param("p_t", DEFAULT_TABLE, options=load_presets, what="table"),
-           Param(pv.TAB_KEY, pv.DEMO_TABS[0], bound=True),
-           Param("p_lam", 2, bound=True), Param("p_T", False, bound=True),
+           Param(pv.TAB_KEY, pv.DEMO_TABS[0], bound=True, options=pv.DEMO_TABS),
+           Param("p_lam", 2, bound=True, lo=1, hi=10), Param("p_T", False, bound=True),
            Param("p_op", "split", options=["split", "merge"], what="operation"),
-           Param("p_sc", what="cluster"), Param("p_parts", 2, bound=True), Param("p_mc", what="cluster"))
+           Param("p_sc", what="cluster"), Param("p_parts", 2, bound=True, lo=2, hi=8), Param("p_mc", what="cluster"))
 settings = shared_controls()
 st.title("Property checker")
 st.caption("Which of Wu, Xiong & Chen's (2009, §5.2) mathematical properties W1–W5 does a measure have? (Wu et al. "

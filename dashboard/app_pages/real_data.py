@@ -17,8 +17,8 @@ DEFAULT_ALGOS = ["kmeans", "ward"]
 page_state("real_data",
            Param("rd_data", "iris", options=rd.DATASETS, what="data set"),
            Param("rd_algo", DEFAULT_ALGOS, options=rd.ALGORITHMS, what="algorithm"),
-           Param("rd_k", (2, 15), bound=True), Param("rd_std", True, bound=True),
-           Param("rd_logx", False, bound=True), Param("rd_seed", 0, bound=True),
+           Param("rd_k", (2, 15), bound=True, lo=rd.K_MIN, hi=rd.K_MAX), Param("rd_std", True, bound=True),
+           Param("rd_logx", False, bound=True), Param("rd_seed", 0, bound=True, lo=0, hi=10_000),
            Param("rd_m", rd.DEFAULT_MEASURES, options=metrics.MEASURES, what="measure"))
 settings = shared_controls()
 st.title("Real data: the number of clusters")

@@ -21,7 +21,7 @@ EDITABLE_CELLS = 2500  # an uploaded table this small can be copied into the edi
 page_state("table_lab",
            Param("src", "table", options=["table", "upload"], what="table source"),
            Param("preset", DEFAULT_PRESET, options=load_presets, what="preset"),
-           Param("table"),
+           Param("table", table=True),
            Param("fam", list(metrics.FAMILIES), options=metrics.FAMILIES, what="family"),
            Param("lab_formulas", False, bound=True),
            clear=("lab_base", "lab_base_for", "lab_current", "lab_valid", "lab_origin", "lab_names_error",

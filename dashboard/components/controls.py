@@ -19,9 +19,10 @@ from streamlit.errors import StreamlitAPIException
 
 from .state import SETTINGS, entered
 
-UNITS = {"nats": math.e, "bits": 2.0}
 _KEPT = "_settings"  # {"log": …, "beta": …} as the reader last set them
 _DEFAULTS = {p.name: p.default for p in SETTINGS}  # nats, β = 1
+_LOG, _BETA = SETTINGS  # their declarations: the choices and the range a link is checked against
+UNITS = dict(zip(_LOG.allowed(), (math.e, 2.0)))  # nats, bits
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def shared_controls() -> Settings:
         unit = st.radio("Unit of information", list(UNITS), key="log", bind="query-params", horizontal=True,
                         help="Log base of the unnormalized information measures (VI, NVI, I, H(C|K), Q0): "
                              "e for nats, 2 for bits. Normalized measures do not change.")
-        beta = st.slider("β of V_β", 0.1, 5.0, _DEFAULTS["beta"], 0.1, key="beta", bind="query-params",
+        beta = st.slider("β of V_β", _BETA.lo, _BETA.hi, _DEFAULTS["beta"], 0.1, key="beta", bind="query-params",
                          help="β > 1 weighs completeness more than homogeneity, β < 1 the reverse "
                               "(Rosenberg & Hirschberg 2007, §2).")
     ss[_KEPT] = {"log": unit, "beta": beta}

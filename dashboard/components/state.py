@@ -53,6 +53,20 @@ For page authors:
 5. Tabs a link may open: ``st.tabs(labels, key=<name>, bind="query-params")``, declared with the
    first label as default; ``if tab.open:`` runs only the open one.
 
+Links are validated before any widget sees them
+------------------------------------------------
+Every parameter a page declares (and the sidebar's settings) is checked by its :class:`Param`
+on every run, before the first widget: the type of its default (a whole number, a number, a
+switch, a pair), a finite value within ``lo``/``hi``, one of the choices of a bound widget's
+``options``, at most ``max_len`` characters without control characters, and for ``table=True``
+the JSON form of a table (``{classes, clusters, cells}``, finite cells ≥ 0, at most
+``tables.MAX_URL_CELLS`` cells). A value that fails is taken out of the URL — and out of
+Streamlit's copy of the URL it seeds bound widgets from, which would otherwise hand it to the
+widget (``inf`` for a whole number raised OverflowError inside Streamlit) — so the parameter
+takes its default, and the page shows a note naming the parameter ("The link's value for
+``ch_seed`` was not valid …"). Whether a keyed option's value is one of its choices is left to
+:func:`url_state`, whose warning names the unknown value.
+
 Keyed options are (re)assigned through ``st.session_state`` on every run, not only when missing:
 a widget drawn without a default shows the server's value only when it is assigned, and the
 browser drops a widget that one run did not draw (for example a run that ended in ``st.stop()``,
@@ -63,11 +77,19 @@ came back empty or on its first option. Pages avoid ``st.stop()`` above widgets 
 
 from __future__ import annotations
 
+import json
+import math
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.state.session_state_proxy import get_session_state
+
+from metrics.limits import MAX_TOTAL
+
+from .tables import MAX_URL_CELLS
 
 _WRITTEN = "_url_written"    # name → the URL value this session last wrote
 _SHADOW = "_page_state"      # name → the kept value of a keyed option (survives page switches)
@@ -76,6 +98,10 @@ _ENTRY = "_state_entry"      # how that run entered it: {"arriving": bool, "mark
 _ENTERED = "_state_entered"  # whether the last full run entered its page (not consumed, unlike _ENTRY)
 _DECLARED_PAGE = "_state_declared"  # the page whose declaration url_state/url_commit consult
 LINK_MARK = "link"           # the URL parameter that marks a link the app made (removed on arrival)
+MAX_TEXT = 200               # characters of one URL value (a name, a choice) unless a Param says more
+MAX_TABLE_TEXT = 20_000      # characters of a table in a URL (400 cells with names)
+MAX_VALUES = 100             # values of a repeated parameter (?m=a&m=b…)
+MAX_NAME = 100               # characters of a class or cluster name in a table
 
 
 @dataclass(frozen=True)
@@ -84,8 +110,11 @@ class Param:
 
     ``default`` is the value a link that does not name the parameter gives it (None: decided by
     the page when it draws the widget, e.g. the first cluster of the chosen table). ``options``
-    are the allowed values of a keyed option (a mapping's keys, or a callable returning them);
-    ``what`` names the parameter in a warning about an unknown value in a link.
+    are the allowed values of a keyed option (a mapping's keys, or a callable returning them)
+    or of a bound widget with choices (tabs, select sliders); ``what`` names the parameter in a
+    warning about an unknown value in a link. ``lo`` and ``hi`` bound a number (the widget's
+    min and max), ``max_len`` the characters of a text value, ``table=True`` marks a table in
+    the URL (see "Links are validated" above).
     """
 
     name: str
@@ -93,6 +122,10 @@ class Param:
     options: Iterable | Callable[[], Iterable] | None = None
     bound: bool = False
     what: str = "value"
+    lo: float | None = None
+    hi: float | None = None
+    max_len: int = MAX_TEXT
+    table: bool = False
 
     @property
     def multi(self) -> bool:
@@ -102,6 +135,67 @@ class Param:
         if self.options is None:
             return None
         return list(self.options() if callable(self.options) else self.options)
+
+    def problem(self, raw: list[str]) -> str | None:
+        """Why the URL's values ``raw`` are not valid for this parameter, in words that quote none
+        of them (None: valid)."""
+        if not raw:
+            return None
+        # A keyed option may repeat (a choice of several); a bound widget holds one value or a pair.
+        if len(raw) > (MAX_VALUES if not self.bound or isinstance(self.default, (list, tuple)) else 1):
+            return "too many values"
+        limit = MAX_TABLE_TEXT if self.table else self.max_len
+        for text in raw:
+            if len(text) > limit:
+                return f"longer than {limit:,} characters"
+            if _has_control(text):
+                return "a control character"
+        if self.table:
+            return _table_problem(raw[-1])
+        if not self.bound:
+            return None  # a keyed option's choices: url_state warns about unknown ones
+        return self._widget_problem(raw)
+
+    def _widget_problem(self, raw: list[str]) -> str | None:
+        d = self.default
+        if isinstance(d, bool):
+            return None if raw[-1].lower() in ("true", "false") else "not true or false"
+        if isinstance(d, (list, tuple)):
+            if len(raw) != len(d):
+                return f"not {len(d)} values"
+            values = []
+            for text in raw:
+                reason, v = self._number(text, all(isinstance(x, int) for x in d))
+                if reason:
+                    return reason
+                values.append(v)
+            return None if values == sorted(values) else "not in increasing order"
+        allowed = self.allowed()
+        if isinstance(d, (int, float)):
+            reason, v = self._number(raw[-1], isinstance(d, int))
+            if reason:
+                return reason
+            if allowed is not None and v not in [float(a) for a in allowed]:
+                return "not one of the choices"
+            return None
+        if allowed is not None and raw[-1] not in [str(a) for a in allowed]:
+            return "not one of the choices"
+        return None
+
+    def _number(self, text: str, whole: bool) -> tuple[str | None, float]:
+        try:
+            v = float(text)
+        except ValueError:
+            return "not a number", 0.0
+        if not math.isfinite(v):
+            return "not a finite number", v
+        if whole and not v.is_integer():
+            return "not a whole number", v
+        if self.lo is not None and v < self.lo:
+            return f"below {self.lo:g}", v
+        if self.hi is not None and v > self.hi:
+            return f"above {self.hi:g}", v
+        return None, v
 
     def parse(self, raw: list[str]):
         """The value of a bound widget written as ``raw`` in a URL; the default if it does not parse."""
@@ -117,12 +211,47 @@ class Param:
                 kind = type(d[0])
                 return type(d)(kind(float(x)) if kind in (int, float) else kind(x) for x in raw)
             return raw[-1]
-        except (KeyError, ValueError, TypeError, IndexError):
+        except (KeyError, ValueError, TypeError, IndexError, OverflowError):
             return d
 
 
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
+def _table_problem(text: str) -> str | None:
+    """Why ``text`` is not a table in the URL form of ``tables.encode_table`` (None: it is)."""
+    shape = "not a table of the form {classes, clusters, cells}"
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return shape
+    if not isinstance(data, dict) or set(data) != {"classes", "clusters", "cells"}:
+        return shape
+    classes, clusters, cells = data["classes"], data["clusters"], data["cells"]
+    if not (isinstance(classes, list) and isinstance(clusters, list) and classes and clusters):
+        return shape
+    if len(classes) * len(clusters) > MAX_URL_CELLS:
+        return f"a table of more than {MAX_URL_CELLS} cells"
+    for name in classes + clusters:
+        if not isinstance(name, str) or len(name) > MAX_NAME or _has_control(name):
+            return f"a class or cluster name that is not a text of at most {MAX_NAME} characters"
+    if not (isinstance(cells, list) and len(cells) == len(classes)
+            and all(isinstance(r, list) and len(r) == len(clusters) for r in cells)):
+        return "not one row of cells per class and one cell per cluster"
+    total = 0.0
+    for row in cells:
+        for x in row:
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
+                return "a cell that is not a finite count ≥ 0"
+            total += float(x)
+    if total >= MAX_TOTAL:
+        return "more than 2^62 items"
+    return None
+
+
 # The sidebar's settings (components.controls.shared_controls): the reader's, carried by links.
-SETTINGS = (Param("log", "nats", bound=True), Param("beta", 1.0, bound=True))
+SETTINGS = (Param("log", "nats", bound=True, options=("nats", "bits")), Param("beta", 1.0, bound=True, lo=0.1, hi=5.0))
 
 
 @dataclass(frozen=True)
@@ -164,6 +293,7 @@ def page_state(page: str, *params: Param, clear: Iterable[str] = ()) -> PageStat
     """
     decl = PageState(page, tuple(params), tuple(clear))
     DECLARED[page] = decl
+    _validate_link(decl)
     ss = st.session_state
     entry = ss.get(_ENTRY) or {"arriving": True, "marked": False}
     ss[_ENTRY] = {"arriving": False, "marked": False}  # consumed: a fragment rerun is no arrival
@@ -174,6 +304,34 @@ def page_state(page: str, *params: Param, clear: Iterable[str] = ()) -> PageStat
     # (otherwise a return, or a rerun on the page: the widgets and the kept values hold the state)
     _reset_button(decl)
     return decl
+
+
+def _validate_link(decl: PageState) -> None:
+    """Every declared parameter the URL names, checked by its Param before any widget is drawn;
+    an invalid one goes (see "Links are validated" above), with a note naming it."""
+    bad = []
+    for p in decl.params + SETTINGS:
+        if p.name in st.query_params:
+            reason = p.problem(st.query_params.get_all(p.name))
+            if reason:
+                bad.append(f"`{p.name}` ({reason})")
+                _forget_url_value(p.name)
+    if bad:
+        many = len(bad) > 1
+        st.warning(f"The link's value{'s' if many else ''} for {', '.join(bad)} {'were' if many else 'was'} not "
+                   f"valid; showing the default{'s' if many else ''}.", icon=":material/link_off:")
+
+
+def _forget_url_value(name: str) -> None:
+    """Take ``name`` out of the URL and out of Streamlit's copy of the URL at the start of the run,
+    from which a bound widget drawn for the first time takes its value (Streamlit offers no public
+    call for the second; without it the widget would still receive the invalid value)."""
+    with get_session_state().query_params() as qp:
+        qp.remove_param(name)
+        initial = getattr(qp, "_initial_query_params", None)
+        if isinstance(initial, dict):
+            initial.pop(name, None)
+    st.session_state.get(_WRITTEN, {}).pop(name, None)
 
 
 def entered() -> bool:

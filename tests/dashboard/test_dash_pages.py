@@ -215,8 +215,13 @@ def test_bad_links_are_reported():
     assert not at.exception and any("no_such_preset" in w.value for w in at.warning)
     assert shown_measures(at) == metrics.evaluate(PRESETS["rh_figure3"].contingency())
     at = open_page(LAB, table="{broken")
-    assert not at.exception and any("link" in e.value for e in at.error)
+    # Checked before any widget (components/state.py): a note naming the parameter and what is wrong,
+    # the default table instead, and the broken value out of the URL.
+    assert not at.exception and not at.error
+    assert any("`table`" in w.value and "{classes, clusters, cells}" in w.value and "not valid" in w.value
+               for w in at.warning)
     assert shown_measures(at) == metrics.evaluate(PRESETS["rh_figure3"].contingency())
+    assert "table" not in at.query_params
 
 
 # ---------------------------------------------------------------- Table lab: uploads
