@@ -193,7 +193,7 @@ def calls(draw) -> dict:
     return case
 
 
-@settings(max_examples=min(settings().max_examples, 8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases=st.lists(calls(), min_size=20, max_size=20))
 def test_hypothesis_calls(cases):
     run_child(cases)
