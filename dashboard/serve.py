@@ -147,7 +147,52 @@ def _static_from_memory() -> bool:
     return True
 
 
+def _option(argv: list[str], name: str) -> str | None:
+    """The value of ``--name value`` or ``--name=value`` in ``argv`` (the last one given), or None."""
+    value = None
+    for i, arg in enumerate(argv):
+        if arg == name and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith(name + "="):
+            value = arg.split("=", 1)[1]
+    return value
+
+
+def port_problem(argv: list[str]) -> str | None:
+    """Why the server cannot listen where ``argv`` asks (a port given explicitly — the option or
+    ``STREAMLIT_SERVER_PORT`` — that another program holds), or None. Streamlit finds out only
+    when it binds, after the warm-up (8 s); without an explicit port it moves on to the next free
+    one itself."""
+    import os
+    import socket
+
+    port = _option(argv, "--server.port") or os.environ.get("STREAMLIT_SERVER_PORT")
+    if port is None:
+        return None
+    address = _option(argv, "--server.address") or os.environ.get("STREAMLIT_SERVER_ADDRESS") or "127.0.0.1"
+    try:
+        number = int(port)
+    except ValueError:
+        return f"--server.port must be a number, got {port!r}"
+    try:
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+            s.bind((address, number))
+    except OverflowError:
+        return f"--server.port must be between 1 and 65535, got {number}"
+    except OSError as exc:
+        return (f"port {number} on {address} is not free ({exc.strerror or exc}; another Partition Lab or Streamlit "
+                f"server?): stop it, or choose another port with --server.port")
+    return None
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["run"]:
+        problem = port_problem(sys.argv[2:])
+        if problem:  # at once, before the libraries and the warm-up (as `partition-lab` says it)
+            print(f"partition-lab: error: {problem}", file=sys.stderr, flush=True)
+            sys.exit(2)
     preload()
     if sys.argv[1:2] == ["run"] and "--help" not in sys.argv:
         from dashboard.warm import warm

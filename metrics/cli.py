@@ -32,13 +32,14 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from . import io as mio
 from . import limits
 from .contingency import Contingency
-from .formatting import format_number
+from .formatting import format_number, spreadsheet_cell
 from .registry import FAMILIES, MEASURES, evaluate
 from .solutions import compare_solutions, rank_solutions
 
@@ -240,15 +241,23 @@ def _first_file(pattern: str) -> str:
 
 
 def _choose_engine(args, size: int, progress: Progress) -> str:
+    """pandas or DuckDB, by ``size``: the bytes of text to read, decompressed (:func:`_text_size`)."""
     if args.engine != "auto":
         return args.engine
     if size < mio.DUCKDB_THRESHOLD_BYTES:
         return "pandas"
     if importlib.util.find_spec("duckdb") is None:
-        progress.stage(f"DuckDB is not installed: reading {size / 2**20:.0f} MiB with pandas "
+        progress.stage(f"DuckDB is not installed: reading over {size / 2**20:.0f} MiB of text with pandas "
                        "(pip install 'partition-lab[io]' to count larger-than-memory files)")
         return "pandas"
     return "duckdb"
+
+
+def _text_size(patterns) -> int:
+    """Bytes of text the inputs hold once decompressed — 1 MB of gzip holding 1 GiB is 1 GiB for
+    pandas (6 GB of memory), whatever it weighs on disk — counted by streaming, no further than
+    the larger of the engine and progress thresholds (enough to decide both)."""
+    return mio.content_size(patterns, stop_after=max(mio.DUCKDB_THRESHOLD_BYTES, PROGRESS_BYTES))
 
 
 def _table_from_label_files(args, progress: Progress) -> Contingency:
@@ -263,11 +272,12 @@ def _table_from_label_files(args, progress: Progress) -> Contingency:
         gold = _pick_column(gcols, args.gold_col, "gold", args.id_col, args.gold, "--gold-col")
         pred = _pick_column(pcols, args.pred_col, "pred", args.id_col, args.pred, "--pred-col")
         pred_paths, id_col = args.pred, args.id_col
-    size = mio.total_size(args.gold) + (mio.total_size(args.pred) if args.pred else 0)
+    size = _text_size([args.gold] + ([args.pred] if args.pred else []))
     progress.enabled = progress.enabled and size >= PROGRESS_BYTES
     engine = _choose_engine(args, size, progress)
     _notes(args, [args.gold] + ([args.pred] if args.pred else []))
-    progress.stage(f"counting (gold, pred) pairs in {size / 2**20:.1f} MiB with {engine}")
+    over = "over " if size > max(mio.DUCKDB_THRESHOLD_BYTES, PROGRESS_BYTES) else ""
+    progress.stage(f"counting (gold, pred) pairs in {over}{size / 2**20:.1f} MiB of text with {engine}")
     return mio.contingency_from_files(args.gold, gold, pred, pred_paths=pred_paths, id_col=id_col,
                                       dropna=args.dropna, na_values=args.na_values, header=header, engine=engine,
                                       progress=progress.fraction if engine == "duckdb" else None)
@@ -283,7 +293,7 @@ def _notes(args, patterns) -> None:
             for note in mio.sniff(path).notes:
                 if note not in seen:
                     seen.add(note)
-                    sys.stderr.write(f"{PROG}: note: {note}\n")
+                    sys.stderr.write(f"{PROG}: note: {_shown(note)}\n")
 
 
 def _table_from_dask(args, progress: Progress) -> Contingency:
@@ -319,7 +329,37 @@ def _is_local(path: str) -> bool:
     return "://" not in path
 
 
+# A pipe given as an input (/dev/stdin, <(…), a FIFO) is read once into a temporary copy, which
+# the reader then reads as often as it needs; messages name it as the user did.
+_SHOWN_AS: dict[str, str] = {}
+
+
+def _shown(text: str) -> str:
+    """``text`` with each temporary copy of a pipe named as the user named the pipe."""
+    for copy, given in _SHOWN_AS.items():
+        text = text.replace(copy, given)
+    return text
+
+
 def _score(args) -> int:
+    with tempfile.TemporaryDirectory(prefix="partition-lab-input-") as tmp:
+        def once(path: str | None) -> str | None:
+            if path is None or not mio.is_stream(path):
+                return path
+            folder = os.path.join(tmp, str(len(_SHOWN_AS)))
+            os.mkdir(folder)
+            copy = os.path.join(folder, os.path.basename(path) or "input")
+            with open(copy, "wb") as sink:
+                mio.read_stream(path, sink)
+            _SHOWN_AS[copy] = path
+            return copy
+
+        args.gold, args.table = once(args.gold), once(args.table)
+        args.pred = [once(p) for p in args.pred or []]
+        return _score_files(args)
+
+
+def _score_files(args) -> int:
     preds = list(args.pred or [])
     args.pred = preds[0] if len(preds) == 1 else None  # one PRED file: the one-solution path below
     if args.table is None and args.gold is not None:
@@ -445,9 +485,10 @@ def _score_solutions(args, preds: list[str], columns: list[str]) -> int:
         raise UsageError("--engine duckdb counts one solution without loading its labels; several solutions are "
                          "compared on their labels in memory: leave --engine out")
     progress = Progress(enabled=not args.quiet)
-    size = mio.total_size([args.gold, *preds])
+    size = _text_size([args.gold, *preds])
     progress.enabled = progress.enabled and size >= PROGRESS_BYTES
-    progress.stage(f"reading {size / 2**20:.1f} MiB of labels")
+    over = "over " if size > max(mio.DUCKDB_THRESHOLD_BYTES, PROGRESS_BYTES) else ""
+    progress.stage(f"reading {over}{size / 2**20:.1f} MiB of labels")
     sc = _read_solutions(args, preds, columns)
     progress.stage(f"computing measures for {len(sc.names)} solutions, n = {len(sc)}")
     frame = compare_solutions(sc.gold, sc.solutions, args.measures, log_base=args.log_base, beta=args.beta,
@@ -517,8 +558,10 @@ def _format_scores(table: Contingency, values: dict, args) -> str:
 
 
 def _csv(rows) -> str:
+    """Rows as CSV; a text cell a spreadsheet would run as a formula (a solution named ``=cmd|…``)
+    gets a leading ``'`` (:func:`metrics.formatting.spreadsheet_cell`)."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
+    csv.writer(buf, lineterminator="\n").writerows([spreadsheet_cell(c) for c in row] for row in rows)
     return buf.getvalue()
 
 
@@ -662,7 +705,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(message: str, code: int) -> int:
-    line = " ".join(str(message).split())  # one line, whatever the exception held
+    line = " ".join(_shown(str(message)).split())  # one line, whatever the exception held
     sys.stderr.write(f"{PROG}: error: {line}\n")
     return code
 

@@ -15,14 +15,23 @@ Rules (:func:`format_number`):
 * ±infinity prints as ``∞`` / ``−∞``; None and NaN (no value) as ``—``.
 
 Machine-readable outputs (JSON, CSV downloads) keep full precision: this is for reading.
+
+CSV for spreadsheets (:func:`spreadsheet_cell`, :func:`frame_csv`): a spreadsheet opening a CSV
+runs a text cell that begins with ``=``, ``+``, ``-`` or ``@`` as a formula (``=cmd|' /C calc'!A0``
+starts a program). Every CSV Partition Lab writes — the app's downloads, ``partition-lab score
+--format csv`` — writes such a text cell with a leading ``'`` (OWASP's CSV-injection advice; the
+spreadsheet shows the text and drops the quote), also one that begins with a tab or a carriage
+return. Numbers stay numbers: a negative number, or a text that is a plain number (a cluster
+called ``-1``), is no formula.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import re
 
-__all__ = ["format_number", "SIGNIFICANT_DIGITS", "ZERO_TOLERANCE"]
+__all__ = ["format_number", "frame_csv", "spreadsheet_cell", "SIGNIFICANT_DIGITS", "ZERO_TOLERANCE"]
 
 SIGNIFICANT_DIGITS = 4
 # Below this magnitude a value is rounding noise (see the module docstring).
@@ -71,3 +80,58 @@ def format_number(x, digits: int = SIGNIFICANT_DIGITS) -> str:
 def _exact(shown: float, v: float) -> bool:
     # "Exact" up to float noise: 0.1 + 0.2 prints 0.3, not 0.3000.
     return abs(shown - v) <= 1e-9 * abs(v)
+
+
+# ---------------------------------------------------------------------- CSV for spreadsheets
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_PATTERN = r"^[=+\-@\t\r]"
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def spreadsheet_cell(value):
+    """``value`` as a CSV cell a spreadsheet shows as text: a text that a spreadsheet would run as
+    a formula gets a leading ``'`` (see the module docstring); anything else is returned as is.
+
+    >>> [spreadsheet_cell(v) for v in ("=1+1", "@x", "-1", -1.5, "a-b", "+SUM(1;2)")]
+    ["'=1+1", "'@x", '-1', -1.5, 'a-b', "'+SUM(1;2)"]
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _safe_labels(index):
+    import pandas as pd
+
+    if isinstance(index, pd.MultiIndex):
+        index = index.set_levels([_safe_labels(level) for level in index.levels])
+    elif index.dtype == object or pd.api.types.is_string_dtype(index.dtype):
+        index = index.map(spreadsheet_cell)
+    return index.set_names([spreadsheet_cell(n) for n in index.names])
+
+
+def frame_csv(frame, **to_csv) -> bytes:
+    """``frame.to_csv(**to_csv)`` as UTF-8 bytes, every text cell, column name and index label made
+    safe for spreadsheets (:func:`spreadsheet_cell`): the one writer of the app's CSV downloads."""
+    import numpy as np
+    import pandas as pd
+
+    out = frame.copy(deep=False)
+    for i in range(out.shape[1]):
+        values = out.iloc[:, i]
+        if not (values.dtype == object or pd.api.types.is_string_dtype(values.dtype)):
+            continue
+        cells = values.to_numpy(dtype=object)  # by position (labels may repeat)
+        is_text = np.frompyfunc(lambda v: isinstance(v, str), 1, 1)(cells).astype(bool)
+        if not is_text.any():
+            continue
+        text = pd.Series(cells[is_text], dtype=object)
+        risky = (text.str.contains(_FORMULA_PATTERN, regex=True) & ~text.str.fullmatch(_PLAIN_NUMBER.pattern)).to_numpy()
+        if risky.any():
+            where = np.flatnonzero(is_text)[risky]
+            cells = cells.copy()
+            cells[where] = ["'" + v for v in cells[where]]
+            out.isetitem(i, cells)
+    out.columns = _safe_labels(out.columns)
+    out.index = _safe_labels(out.index)
+    return out.to_csv(**to_csv).encode("utf-8")

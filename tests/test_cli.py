@@ -291,3 +291,118 @@ def test_encodings_give_the_same_scores_in_both_engines(tmp_path, capsys, encodi
         code, out, err = run(["score", p, "--format", "json", "--engine", engine], capsys)
         assert code == 0, err
         assert json.loads(out)["measures"] == want
+
+
+# ---------------------------------------------------------------------- hostile inputs (issue 29)
+def test_a_stray_quote_is_refused_by_both_engines_not_half_counted(tmp_path, capsys):
+    """DuckDB counted the rows before a stray quote and exited 0 (n = 3,000,000 of 6,000,000)."""
+    p = tmp_path / "big_quote.csv"
+    p.write_bytes(b"gold,pred\n" + b"c1,c0\n" * 50_000 + b'"c3,c0\n' + b"c2,c0\n" * 50_000)
+    errors = set()
+    for engine in ("auto", "pandas", "duckdb"):
+        code, out, err = run(["score", p, "--format", "json", "--engine", engine, "--quiet"], capsys)
+        assert code == 2 and out == "" and err.count("\n") == 1, (engine, out, err)
+        errors.add(err)
+    assert errors == {f"partition-lab: error: {p}: the quote that opens a cell on line 50,002 is never closed "
+                      "(everything after it would be one cell, up to the end of the file): close it, or remove it\n"}
+
+
+def test_the_engine_is_chosen_by_the_size_of_the_text_not_of_the_file(tmp_path, capsys):
+    """40 MiB of text in 40 kB of gzip: pandas was chosen by the 40 kB (a 1 MB file holding 1 GiB
+    took 6 GB); the decompressed size, streamed and counted, chooses DuckDB."""
+    import gzip
+
+    p = tmp_path / "bomb.csv.gz"
+    p.write_bytes(gzip.compress(b"gold,pred\n" + b"a,x\n" * (10 * 2**20), 9))
+    assert p.stat().st_size < 100_000
+    assert mio.content_size(p) == 10 + 4 * 10 * 2**20
+    assert mio.content_size(p, stop_after=2**20) < 20 * 2**20  # streamed no further than needed
+    code, out, err = run(["score", p, "--format", "json", "--measures", "ari"], capsys)
+    assert code == 0 and json.loads(out)["n"] == 10 * 2**20
+    assert "MiB of text with duckdb" in err
+
+
+@pytest.mark.parametrize("how", ["stdin", "substitution"])
+def test_a_pipe_is_read_once(tmp_path, how):
+    """/dev/stdin and <(…) were "empty": the reader opened them twice."""
+    p = tmp_path / "both.csv"
+    p.write_text("gold,pred\na,x\na,x\nb,y\nb,x\n")
+    exe = str(Path(sys.executable).with_name("partition-lab"))
+    if how == "stdin":
+        result = subprocess.run([exe, "score", "/dev/stdin", "--format", "json"], input=p.read_bytes(),
+                                capture_output=True, timeout=120)
+    else:
+        result = subprocess.run(["bash", "-c", f'"{exe}" score <(cat "{p}") --format json'], capture_output=True,
+                                timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["n"] == 4
+
+
+def test_a_pipe_keeps_its_name_in_messages_and_as_a_solution(tmp_path):
+    exe = str(Path(sys.executable).with_name("partition-lab"))
+    g, p1, p2 = tmp_path / "g.csv", tmp_path / "p1.csv", tmp_path / "p2.csv"
+    g.write_text("gold\na\na\nb\nb\n")
+    p1.write_text("pred\nx\nx\ny\ny\n")
+    p2.write_text("pred\nx\ny\nx\n\n")  # a missing label in row 4
+    result = subprocess.run(["bash", "-c", f'"{exe}" score "{g}" <(cat "{p1}") <(cat "{p2}") --format json'],
+                            capture_output=True, timeout=120, text=True)
+    assert result.returncode == 2
+    assert "/dev/fd/" in result.stderr and "partition-lab-input" not in result.stderr, result.stderr
+
+
+def test_a_fifo_without_a_writer_is_refused_not_waited_for(tmp_path, capsys, monkeypatch):
+    import os
+
+    from metrics.io import streams
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    monkeypatch.setattr(streams, "PIPE_WAIT_S", 0.5)
+    code, out, err = run(["score", fifo], capsys)
+    assert code == 2 and out == ""
+    assert err == (f"partition-lab: error: {fifo}: nothing was written to it in 0.5 s (a pipe or FIFO that no "
+                   "program writes to?): start the program that writes it, or save the data to a file and give that\n")
+
+
+def test_a_table_file_with_a_class_named_twice_is_refused(tmp_path, capsys):
+    """Two rows named ``a`` were scored as two classes (the editor refuses them: one rule)."""
+    p = tmp_path / "dup.csv"
+    p.write_text(",x,y\na,1,1\na,2,3\n")
+    code, out, err = run(["score", "--table", p], capsys)
+    assert code == 2 and out == ""
+    assert err == (f"partition-lab: error: {p}: class name 'a' is given to rows 1 and 2: give each class its own name "
+                   "(or add their counts up into one row)\n")
+    p.write_text(",x,x\na,1,1\nb,2,3\n")
+    code, _, err = run(["score", "--table", p], capsys)
+    assert code == 2 and "'x' appears twice in the header" in err
+
+
+def test_csv_output_writes_formula_like_names_as_text(tmp_path, capsys):
+    """A solution named ``=cmd|' /C calc'!A0`` was written verbatim: a spreadsheet runs it."""
+    p = tmp_path / "runs.csv"
+    names = ["=cmd|' /C calc'!A0", "@x", "+SUM(1;2)", "-1", "a-b"]
+    pd.DataFrame({"gold": list("aabb"), **{n: list("xxyy") for n in names}}).to_csv(p, index=False)
+    code, out, err = run(["score", p, "--pred-col", ",".join(names), "--format", "csv", "--measures", "ari"], capsys)
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert [r[0] for r in rows[1:]] == ["'=cmd|' /C calc'!A0", "'@x", "'+SUM(1;2)", "-1", "a-b"]
+    assert all(float(r[1]) == 1.0 for r in rows[1:])
+
+
+def test_a_busy_port_fails_at_once_in_one_line(tmp_path):
+    """The server found out after its 8 s warm-up; now before it."""
+    import socket
+    import time
+
+    exe = str(Path(sys.executable).with_name("partition-lab"))
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        start = time.monotonic()
+        result = subprocess.run([exe, "app", "--server.port", str(port)], capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - start
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"partition-lab: error: port {port} on 127.0.0.1 is not free")
+    assert result.stderr.count("\n") == 1
+    assert took < 5, took  # no warm-up (about 8 s) before the refusal

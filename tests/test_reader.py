@@ -449,3 +449,104 @@ def test_labels_come_sorted_and_engines_agree_to_the_last_digit(tmp_path):
     assert list(tables[0].row_labels) == ["10", "9", "A", "b", "z", "é"]  # code-point order
     values = [evaluate(t) for t in tables]
     assert values[1] == values[0] and values[2] == values[0]  # identical, not close
+
+
+# ---------------------------------------------------------------------- issue 29: long headers, pipes, bombs
+def test_a_header_longer_than_the_sniffed_sample_is_read_whole(tmp_path):
+    """12,000 columns (a header over 64 KiB): the sample cut the last name (c10 of c10234), which
+    then 'appeared twice'."""
+    names = [f"c{i}" for i in range(12_000)]
+    p = tmp_path / "wide.csv"
+    p.write_text(",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
+    assert len(",".join(names)) > 64 * 1024
+    assert mio.file_columns(p) == names
+    lc = mio.read_labels(p, ["c0", "c11999"])
+    assert lc.raw.to_numpy().tolist() == [["1", "1"]]
+    for engine in ENGINES:
+        assert mio.contingency_from_files(p, "c10", "c10234", engine=engine).n == 1
+    q = tmp_path / "dup.csv"
+    q.write_text(",".join(names + ["c7"]) + "\n" + ",".join("1" for _ in range(12_001)) + "\n")
+    with pytest.raises(ValueError, match="the column name 'c7' appears twice in the header"):
+        mio.file_columns(q)
+
+
+def test_a_first_line_that_never_ends_is_refused(tmp_path):
+    from metrics.io.sniff import MAX_HEAD_BYTES
+
+    p = tmp_path / "line.csv"
+    p.write_bytes(b'"a' + b"x" * (MAX_HEAD_BYTES + 10))
+    with pytest.raises(ValueError, match="its first line does not end within 16 MiB — or a quote that opens a cell"):
+        mio.sniff(p)
+
+
+def test_a_pipe_is_read_once_by_the_reader(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "labels"
+    os.mkfifo(fifo)
+    data = b"gold,pred\na,x\nb,y\nb,x\n"
+
+    def write():
+        with open(fifo, "wb") as w:
+            w.write(data)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    lc = mio.read_labels(fifo)
+    writer.join()
+    assert lc.name == str(fifo) and lc.raw.to_numpy().tolist() == [["a", "x"], ["b", "y"], ["b", "x"]]
+    # A glob or a list of files for an engine: refused in words (the engines read a file twice).
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        with pytest.raises(ValueError, match="is not a regular file .* can be read only once"):
+            mio.contingency_from_files(fifo)
+    finally:
+        with open(fifo, "rb") as r:  # let the writer finish
+            r.read()
+        writer.join()
+
+
+def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from metrics.io import streams
+
+    fifo = tmp_path / "silent"
+    os.mkfifo(fifo)
+    monkeypatch.setattr(streams, "PIPE_WAIT_S", 0.3)
+    start = time.monotonic()
+    with pytest.raises(ValueError, match=r"nothing was written to it in 0.3 s"):
+        mio.read_labels(fifo)
+    assert time.monotonic() - start < 5
+
+
+def test_max_bytes_stops_a_gzip_bomb_before_it_is_expanded(tmp_path):
+    """A 0.25 MB .csv.gz holding 256 MiB took the server from 352 MB to 4.3 GB. With ``max_bytes``
+    the reader stops as soon as the text passes the limit."""
+    import resource
+    import time
+
+    bomb = gzip.compress(b"gold,pred\n" + b"a,x\n" * (64 * 2**20), 9)  # 256 MiB of text
+    assert len(bomb) < 400_000
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.monotonic()
+    with pytest.raises(mio.ContentTooLargeError, match=r"b.csv.gz expands to more than 8 MB of text when "
+                                                       r"decompressed, the most that is read here"):
+        mio.read_labels(bomb, name="b.csv.gz", max_bytes=8 * 2**20)
+    assert time.monotonic() - start < 5
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak) / 1024
+    assert grown_mb < 200, grown_mb  # the whole file as text in pandas: well over 1 GB
+    small = gzip.compress(b"gold,pred\n" + b"a,x\n" * 1000)
+    assert len(mio.read_labels(small, name="s.csv.gz", max_bytes=8 * 2**20)) == 1000
+    # A Parquet file of a few kB with millions of equal cells: judged by its cells, not its bytes.
+    buf = io.BytesIO()
+    pd.DataFrame({"gold": ["a"] * 2_000_000, "pred": ["x"] * 2_000_000}).to_parquet(buf)
+    assert len(buf.getvalue()) < 100_000
+    with pytest.raises(mio.ContentTooLargeError, match="holds more than 1 MB of cells"):
+        mio.read_labels(buf.getvalue(), name="p.parquet", max_bytes=2**20)
+    with pytest.raises(mio.ContentTooLargeError, match="t.csv.gz expands to more than"):
+        mio.contingency_from_table_file(gzip.compress(b",x\n" + b"a,1\n" * 500_000), name="t.csv.gz",
+                                        max_bytes=2**20)

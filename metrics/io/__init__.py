@@ -57,16 +57,19 @@ from __future__ import annotations
 
 from .dask_engine import contingency_from_dask, read_dask
 from .errors import NO_ITEMS, EmptyTableError, MissingLabelsError, MissingSolutionLabelsError, UnmatchedIdsError
-from .files import _expand, contingency_from_files, file_format, total_size  # noqa: F401  (_expand: the CLI)
+from .files import _expand, content_size, contingency_from_files, file_format, total_size  # noqa: F401  (_expand: the CLI)
 from .read import _first_line, _optional  # noqa: F401  (the CLI's one-line messages, optional imports)
 from .read import (COMMON_NA_TEXTS, LabelColumns, MissingReport, contingency_from_columns, file_columns,
                    missing_mask, missing_report, read_labels)
+from .scan import ContentTooLargeError
 from .sniff import FileKind, sniff
+from .streams import is_stream, read_stream
 from .solutions import SolutionColumns, solution_columns
-from .tables import contingency_from_table_file
+from .tables import contingency_from_table_file, repeated_labels, repeated_labels_message
 
 __all__ = [
     "COMMON_NA_TEXTS",
+    "ContentTooLargeError",
     "DUCKDB_THRESHOLD_BYTES",
     "NO_ITEMS",
     "EmptyTableError",
@@ -77,23 +80,29 @@ __all__ = [
     "MissingSolutionLabelsError",
     "SolutionColumns",
     "UnmatchedIdsError",
+    "content_size",
     "contingency_from_columns",
     "contingency_from_dask",
     "contingency_from_files",
     "contingency_from_table_file",
     "file_columns",
     "file_format",
+    "is_stream",
     "missing_mask",
     "missing_report",
     "read_dask",
     "read_labels",
+    "read_stream",
+    "repeated_labels",
+    "repeated_labels_message",
     "sniff",
     "solution_columns",
     "total_size",
 ]
 
-#: Input size (bytes on disk, all files together) from which the CLI's ``auto``
-#: engine uses DuckDB instead of pandas. Below it pandas is as fast (DuckDB's import
+#: Input size (bytes of text once expanded, all files together: :func:`content_size`, so that
+#: 1 MB of gzip holding 1 GiB counts as 1 GiB) from which the CLI's ``auto`` engine uses DuckDB
+#: instead of pandas. Below it pandas is as fast (DuckDB's import
 #: and query planning cost ~0.2 s) and keeps labels in order of appearance; above it
 #: pandas' memory grows with the number of items while DuckDB's follows the number
 #: of cells. Measured (benchmarks/bench_io.py, 2 cores): 10^7 rows of int64 labels,

@@ -12,11 +12,13 @@ import pandas as pd
 
 from ..contingency import Contingency
 from .errors import EmptyTableError, MissingLabelsError, UnmatchedIdsError
-from .read import (LabelColumns, _parquet_file, contingency_from_columns, missing_mask, read_labels,
-                   text_names)
+from . import scan
+from .streams import is_stream
+from .read import (LabelColumns, _parquet_file, contingency_from_columns, missing_mask, parquet_content_size,
+                   read_labels, text_names)
 from .sniff import FileKind, sniff
 
-__all__ = ["contingency_from_files", "file_format", "total_size"]
+__all__ = ["content_size", "contingency_from_files", "file_format", "total_size"]
 
 
 def _expand(paths) -> list[str]:
@@ -35,6 +37,9 @@ def _expand(paths) -> list[str]:
             raise IsADirectoryError(f"{p!r} is a directory: give the files (a glob such as '{p}/*.parquet' works)")
         elif not os.path.exists(p):
             raise FileNotFoundError(f"file not found: {p!r}")
+        elif is_stream(p):
+            raise ValueError(f"{p} is not a regular file (a pipe, /dev/stdin or a device) and can be read only once: "
+                             "save it to a file and give that, or read its bytes with read_labels")
         else:
             out.append(p)
     if not out:
@@ -45,6 +50,26 @@ def _expand(paths) -> list[str]:
 def total_size(paths) -> int:
     """Bytes on disk of the files ``paths`` names (globs expanded)."""
     return sum(os.path.getsize(p) for p in _expand(paths))
+
+
+def content_size(paths, stop_after: int | None = None) -> int:
+    """Bytes of text the files ``paths`` names hold once expanded — a gzip file decompressed
+    (streamed and counted, never kept), a Parquet file's cells as text
+    (:func:`~metrics.io.read.parquet_content_size`) — what an engine has to read, whatever the
+    files weigh on disk (1 MB of gzip can hold 1 GiB). Counting stops once the total passes
+    ``stop_after``: enough to know it is above."""
+    total = 0
+    for p in _expand(paths):
+        kind = sniff(p)
+        if kind.fmt == "parquet":
+            pf = _parquet_file(p, p)
+            total += parquet_content_size(pf, pf.schema_arrow.names)
+        else:
+            left = None if stop_after is None else max(stop_after - total, 0)
+            total += scan.content_size(p, kind, left)
+        if stop_after is not None and total > stop_after:
+            break
+    return total
 
 
 def file_format(path) -> str:

@@ -38,8 +38,9 @@ import pandas as pd
 from ..contingency import Contingency
 from .cells import table_from_labels
 from .errors import EmptyTableError, MissingLabelsError
-from .scan import TextScan, damaged_gzip
+from .scan import ContentTooLargeError, TextScan, damaged_gzip
 from .sniff import FileKind, sniff
+from .streams import is_stream, read_stream
 
 __all__ = ["COMMON_NA_TEXTS", "LabelColumns", "MissingReport", "contingency_from_columns", "file_columns",
            "missing_mask", "missing_report", "read_labels"]
@@ -80,6 +81,20 @@ def _source_name(source, name: str | None) -> str:
     return os.fspath(source)
 
 
+#: Bytes a pipe or device given to the reader may hold (it is read once, into memory).
+STREAM_MAX_BYTES = 4 * 2**30
+
+
+def _once(source, name: str, max_bytes: int | None = None):
+    """``(source, name)``, with a pipe, FIFO or device (``/dev/stdin``, ``<(…)``) read once into
+    bytes: the sniff and the parse each read the file, and a pipe gives its bytes only once."""
+    if isinstance(source, (bytes, bytearray, memoryview)) or not is_stream(source):
+        return source, name
+    buf = io.BytesIO()
+    read_stream(source, buf, limit=max_bytes if max_bytes is not None else STREAM_MAX_BYTES)
+    return buf.getvalue(), name
+
+
 def _check_exists(source) -> None:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return
@@ -118,7 +133,7 @@ def file_columns(source, *, header: bool = True, name: str | None = None) -> lis
     Headerless text files (``header=False``) have columns ``"1"``, ``"2"``, …
     """
     _check_exists(source)
-    name = _source_name(source, name)
+    source, name = _once(source, _source_name(source, name))
     kind = sniff(source, name)
     if kind.fmt == "parquet":
         return [str(c) for c in _parquet_file(source, name).schema_arrow.names]
@@ -255,9 +270,26 @@ def check_plain_columns(schema, columns: Sequence[str], name: str) -> None:
             raise ValueError(f"{name}: column {c!r} holds {t} values: labels must be plain text or numbers")
 
 
+def parquet_content_size(pf, columns: Sequence[str]) -> int:
+    """What ``columns`` of a Parquet file amount to as text, at least: the uncompressed size its
+    metadata states, and never less than two bytes a cell (a one-character cell and its delimiter,
+    the smallest CSV of the same cells) — a few kB of Parquet can hold 10^8 equal cells."""
+    meta = pf.metadata
+    wanted = set(columns)
+    stated = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for c in range(group.num_columns):
+            chunk = group.column(c)
+            if chunk.path_in_schema.split(".")[0] in wanted:
+                stated += chunk.total_uncompressed_size
+    return max(stated, 2 * meta.num_rows * len(wanted))
+
+
 def read_parquet_raw(source, name: str, columns: Sequence[str] | None = None,
-                     progress: Progress | None = None) -> pd.DataFrame:
-    """The Parquet file's columns with their types (nulls as None/NaN), in batches."""
+                     progress: Progress | None = None, limit: int | None = None) -> pd.DataFrame:
+    """The Parquet file's columns with their types (nulls as None/NaN), in batches; refused
+    (:class:`~metrics.io.scan.ContentTooLargeError`) when their cells as text would exceed ``limit``."""
     pa = _optional("pyarrow", "reading Parquet")
     pf = _parquet_file(source, name)
     schema = pf.schema_arrow
@@ -265,6 +297,8 @@ def read_parquet_raw(source, name: str, columns: Sequence[str] | None = None,
         _check_columns(list(map(str, schema.names)), columns, name)
     cols = list(schema.names) if columns is None else list(columns)
     check_plain_columns(schema, cols, name)
+    if limit is not None and parquet_content_size(pf, cols) > limit:
+        raise ContentTooLargeError(name, limit, "parquet")
     total = max(pf.metadata.num_rows, 1)
     batches, done = [], 0
     try:
@@ -448,7 +482,8 @@ class LabelColumns:
 
 
 def read_labels(source, columns: Sequence[str] | None = None, *, name: str | None = None, header: bool = True,
-                na_values: Sequence[str] = (), progress: Progress | None = None) -> LabelColumns:
+                na_values: Sequence[str] = (), progress: Progress | None = None,
+                max_bytes: int | None = None) -> LabelColumns:
     """Read label columns from a CSV/TSV/Parquet file given as a path or as bytes.
 
     Parameters
@@ -465,25 +500,30 @@ def read_labels(source, columns: Sequence[str] | None = None, *, name: str | Non
         Texts to treat as missing besides empty cells (default none: ``NA`` is a label).
     progress
         Called with the fraction read (0..1) after each chunk of rows.
+    max_bytes
+        Refuse (:class:`~metrics.io.scan.ContentTooLargeError`) a file whose text exceeds this
+        many bytes once decompressed — stopped as soon as it does, so a gzip bomb is never
+        expanded — or a Parquet file whose cells as text would (an app's cap on what one
+        upload may cost). None: no limit.
 
     The format, encoding and delimiter come from the content (:func:`~metrics.io.sniff`);
     text stays text exactly as written. Raises ``ValueError`` saying what is wrong and what to
     do (empty, binary, spreadsheet, non-UTF-8, ragged files; unknown columns).
     """
     _check_exists(source)
-    name = _source_name(source, name)
+    source, name = _once(source, _source_name(source, name), max_bytes)
     if columns is not None:
         columns = list(dict.fromkeys(columns))  # a column asked for twice is read once
     kind = sniff(source, name)
     if kind.fmt == "parquet":
-        raw = read_parquet_raw(source, name, columns, progress)
+        raw = read_parquet_raw(source, name, columns, progress, max_bytes)
     else:
         names = text_names(kind, header)
         if columns is not None:
             _check_columns(names, columns, name)
         # Every column is parsed (a line with too many fields must fail even outside the chosen
         # columns, as it does in DuckDB); only the chosen ones are kept.
-        raw = read_text_raw(source, kind, header, names, progress)
+        raw = read_text_raw(source, kind, header, names, progress, max_bytes)
         if columns is not None:
             raw = raw[list(columns)]
     return LabelColumns(raw, kind, tuple(na_values))

@@ -51,15 +51,16 @@ _NO_INT = np.empty(0, dtype=np.int64)
 
 
 class ContentTooLargeError(ValueError):
-    """A file whose text (after decompression) exceeds the limit it is read under."""
+    """A file whose text (after decompression; a Parquet file's cells as text) exceeds the limit it
+    is read under. ``how``: ``"gzip"``, ``"text"`` or ``"parquet"``."""
 
-    def __init__(self, name: str, limit: int, compressed: bool):
-        self.name, self.limit, self.compressed = name, int(limit), compressed
-        what = "expands to more than" if compressed else "holds more than"
-        super().__init__(f"{name} {what} {_mb(limit)} MB of text{' when decompressed' if compressed else ''}, "
-                         f"over the limit of {_mb(limit)} MB that is read here: use a Parquet version or a sample, "
-                         f"or count the whole file with the command line (partition-lab score "
-                         f"{os.path.basename(name)}), which reads big files with DuckDB without loading them")
+    def __init__(self, name: str, limit: int, how: str = "text"):
+        self.name, self.limit, self.how = name, int(limit), how
+        what = {"gzip": "expands to more than {} MB of text when decompressed",
+                "parquet": "holds more than {} MB of cells (as text)"}.get(how, "holds more than {} MB of text")
+        super().__init__(f"{name} {what.format(_mb(limit))}, the most that is read here: use a sample, or count the "
+                         f"whole file with the command line (partition-lab score {os.path.basename(name)}), which "
+                         "reads big files with DuckDB without loading them")
 
 
 def _mb(n: int) -> str:
@@ -208,7 +209,7 @@ class TextScan:
         start = self.total
         self.total += len(block)
         if self.limit is not None and self.total > self.limit:
-            raise ContentTooLargeError(self.name, self.limit, self.compressed)
+            raise ContentTooLargeError(self.name, self.limit, "gzip" if self.compressed else "text")
         if not block:
             return
         arr = np.frombuffer(block, dtype=np.uint8)
