@@ -24,6 +24,7 @@ from dashboard.components.presets import load_presets
 from dashboard.components.readout import escape_markdown, format_number, show_frame
 from dashboard.components.state import Param, page_state, url_commit, url_state
 from metrics import chance
+from metrics.formatting import frame_csv
 
 # The page's state (components/state.py): a link names some of these, the rest take their defaults.
 # ch_table carries the Table lab's table when ch_t is "lab"; an upload's widgets go with a reset.
@@ -123,7 +124,7 @@ def sweep_tab() -> None:
     st.plotly_chart(cv.sweep_chart(n, n_classes, model, samples, seed, settings.log_base, settings.beta, tuple(keys),
                                    summary), key="ch_sweep_chart", width="stretch")
     st.markdown(cv.sweep_sentence(summary, [k for k in keys if k not in missing]))
-    st.download_button("Means and bands (CSV)", lambda: summary.to_csv(index=False).encode("utf-8"),
+    st.download_button("Means and bands (CSV)", lambda: frame_csv(summary, index=False),
                        file_name=f"chance-sweep-{model}-n{n}.csv", mime="text/csv", key="ch_sweep_dl",
                        on_click="ignore")
 
@@ -218,9 +219,9 @@ def table_tab() -> None:
                column_order=[c for c in frame.columns if c != "key"],
                column_config={c: {"label": cv.PROFILE_LABELS.get(c, c), "help": h} for c, h in cv.PROFILE_HELP.items()})
     d1, d2 = st.columns(2)
-    d1.download_button("Profile (CSV)", lambda: result.profile.to_csv().encode("utf-8"), key="ch_profile_dl",
+    d1.download_button("Profile (CSV)", lambda: frame_csv(result.profile), key="ch_profile_dl",
                        file_name=f"chance-profile-{model}.csv", mime="text/csv", on_click="ignore")
-    d2.download_button("Every random labeling's measures (CSV)", lambda: result.draws.to_csv().encode("utf-8"),
+    d2.download_button("Every random labeling's measures (CSV)", lambda: frame_csv(result.draws),
                        key="ch_draws_dl", file_name=f"chance-draws-{model}.csv", mime="text/csv", on_click="ignore")
     closeup(result, samples)
 

@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 import metrics
+from metrics.formatting import frame_csv
 from dashboard.components import facts, morph
 from dashboard.components.charts import cached_preference_figure, fmt, table_heatmap
 from dashboard.components.compare import DISAGREES_HELP, preference_table, verdict
@@ -71,7 +72,7 @@ if keys and a is not None and b is not None:
         show_frame(shown, key="cmp_values", columns=["A", "B"], sortable=False, hide_index=True, width="stretch",
                    column_config={"disagrees": st.column_config.CheckboxColumn(
                        "Against the majority", help=DISAGREES_HELP)})
-        st.download_button("Values (CSV)", shown.to_csv(index=False).encode("utf-8"), file_name="compare.csv",
+        st.download_button("Values (CSV)", frame_csv(shown, index=False), file_name="compare.csv",
                            mime="text/csv", key="cmp_dl", on_click="ignore")
 elif keys:
     st.info("Choose both solutions to compare them.")

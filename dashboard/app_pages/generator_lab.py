@@ -13,6 +13,7 @@ from dashboard.components.readout import show_frame
 from dashboard.components.state import Param, page_state, url_commit, url_state
 from dashboard.components.tables import evaluate_cached
 from metrics import properties
+from metrics.formatting import frame_csv
 
 DEFAULT_AXIS = "eps1"
 # The measures of the paper's Table 2, plus NVI, ARI and BCubed F for contrast.
@@ -152,7 +153,7 @@ def properties_section(settings) -> None:
                  column_config={"measure": st.column_config.TextColumn("Measure"),
                                 "symbol": st.column_config.TextColumn("Symbol", width="small"),
                                 "family": st.column_config.TextColumn("Family"), **gv.rates_column_config()})
-    st.download_button("Rates (CSV)", rates.to_csv(index=False).encode("utf-8"), file_name="p1-p7-rates.csv",
+    st.download_button("Rates (CSV)", frame_csv(rates, index=False), file_name="p1-p7-rates.csv",
                        mime="text/csv", key="gen_rates_dl", on_click="ignore")
 
     failing_steps(rates, settings)

@@ -7,13 +7,14 @@ import streamlit as st
 from dashboard.components import facts
 from dashboard.components import lesson as ls
 from dashboard.components.controls import shared_controls
+from dashboard.components.safe_text import md
 from dashboard.components.state import Param, page_state
 
 page_state("lesson", Param("step", "1", what="step"))  # the URL's step (read below); Reset → step 1
 settings = shared_controls()
 n, note = ls.parse_step(st.query_params.get("step"))
 if note:
-    st.warning(note)
+    st.warning(md(note))  # the note quotes the URL's text
 # The address bar names the step shown, on every run: a page link to this same page (Back, Next)
 # reruns it with the link's parameters but leaves the browser's address as it was.
 st.query_params["step"] = str(n)

@@ -10,6 +10,7 @@ the user's files. Every value is ``metrics.compare_solutions`` and its companion
 import streamlit as st
 
 import metrics
+from metrics.formatting import frame_csv
 from dashboard.components import real_data_views as rd
 from dashboard.components import solutions_views as sv
 from dashboard.components.controls import shared_controls
@@ -147,7 +148,7 @@ if sset is not None:
         try:
             result = sv.analysis(sset, tuple(keys), settings.log_base, settings.beta)
         except ValueError as exc:
-            st.error(f"Could not score these solutions: {exc}")
+            st.error(f"Could not score these solutions: {escape_markdown(exc)}")
 
 
 def choice_state(name: str, options: list, default) -> None:
@@ -230,7 +231,8 @@ def compare_section(sset: sv.SolutionSet, keys: tuple[str, ...]) -> None:
     if isinstance(params, str):
         st.warning(params)
         return
-    page_link("app_pages/compare.py", f"Open {a} and {b} in Compare", {**params, "m": list(keys)},
+    page_link("app_pages/compare.py", f"Open {escape_markdown(a)} and {escape_markdown(b)} in Compare",
+              {**params, "m": list(keys)},
               icon=":material/compare_arrows:")
     st.caption("Compare opens with both tables and the measures chosen here; the link holds the tables, so it "
                "works in any browser.")
@@ -255,9 +257,9 @@ if result is not None:
             shown = result.values.rename(columns=sv.symbol).reset_index()
             show_frame(shown, key="sol_values", hide_index=True, width="stretch")
             d1, d2 = st.columns(2)
-            d1.download_button("Values (CSV)", result.values.to_csv().encode("utf-8"), file_name="solutions.csv",
+            d1.download_button("Values (CSV)", frame_csv(result.values), file_name="solutions.csv",
                                mime="text/csv", key="sol_dl_values", on_click="ignore")
-            d2.download_button("Ranks (CSV)", result.ranks.to_csv().encode("utf-8"), file_name="solution-ranks.csv",
+            d2.download_button("Ranks (CSV)", frame_csv(result.ranks), file_name="solution-ranks.csv",
                                mime="text/csv", key="sol_dl_ranks", on_click="ignore")
     for key, per in result.why_not.items():
         st.caption(f"{escape_markdown(sv.symbol(key))} is not computed for "

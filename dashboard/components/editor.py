@@ -20,9 +20,11 @@ import pandas as pd
 import streamlit as st
 
 import metrics
+from metrics import io as mio
 from metrics.formatting import format_number
 
 from .presets import Preset
+from .safe_text import md
 from .state import set_param, url_commit, url_is_new, url_state
 from .tables import (CLASS_COL, decode_table, dropped_labels, editor_frame, encode_table, frame_from_editor,
                      problems_text, to_contingency)
@@ -80,10 +82,12 @@ def _on_names_change(names_key: str) -> None:
     if not names:
         ss["lab_names_error"] = "Give at least one cluster name."
         return
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes or CLASS_COL in names:
-        ss["lab_names_error"] = (f"Cluster names must be unique and not {CLASS_COL!r}: "
-                                 f"{', '.join(dupes or [CLASS_COL])}.")
+    repeated = mio.repeated_labels(names)  # the rule of every table a user gives (metrics.io)
+    if repeated:
+        ss["lab_names_error"] = md(mio.repeated_labels_message("cluster", "column", repeated)) + "."
+        return
+    if CLASS_COL in names:
+        ss["lab_names_error"] = f"A cluster cannot be named {CLASS_COL!r}: that is the column of class names."
         return
     ss.pop("lab_names_error", None)
     current = ss.get("lab_current", ss["lab_base"])
@@ -128,7 +132,7 @@ def table_editor(presets: dict[str, Preset]) -> metrics.Contingency:
             _set_base(decode_table(text), preset_key, origin="the link that opened this page")
             set_param(URL_PARAM, text)
         except ValueError as exc:
-            st.error(f"{exc}. Showing the preset instead; edit it or pick another.")
+            st.error(f"{md(exc)}. Showing the preset instead; edit it or pick another.")
             set_param(URL_PARAM, None)
     if "lab_base" not in ss or ss.get("lab_base_for") != preset_key:
         _set_base(preset.frame(), preset_key)
@@ -172,7 +176,7 @@ def table_editor(presets: dict[str, Preset]) -> metrics.Contingency:
     source_line.caption(_source_text(preset, valid, ss.get("lab_origin")))
     empty_rows, empty_cols = dropped_labels(valid)
     if empty_rows or empty_cols:
-        st.info("Empty classes/clusters are ignored by every measure: " + ", ".join(empty_rows + empty_cols))
+        st.info("Empty classes/clusters are ignored by every measure: " + ", ".join(map(md, empty_rows + empty_cols)))
     text = None if _same_table(valid, preset.frame()) else encode_table(valid)
     if text is None and not _same_table(valid, preset.frame()):
         st.caption("This table is too large to keep in the page's link.")

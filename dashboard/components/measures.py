@@ -7,7 +7,7 @@ import pyarrow as pa
 import streamlit as st
 
 import metrics
-from metrics.formatting import format_number
+from metrics.formatting import format_number, frame_csv
 
 from .readout import SHOWN_SUFFIX, text_twin
 
@@ -103,7 +103,7 @@ def download_buttons(frame: pd.DataFrame, table_csv: bytes | None, stem: str, ke
     """Download buttons for the measures and the table (``tables.table_csv``)."""
     c1, c2 = st.columns(2)
     with c1:
-        st.download_button("Measures (CSV)", frame.to_csv(index=False).encode("utf-8"),
+        st.download_button("Measures (CSV)", frame_csv(frame, index=False),
                            file_name=f"{stem}-measures.csv", mime="text/csv", key=f"{key}_dl_measures",
                            on_click="ignore")
     with c2:

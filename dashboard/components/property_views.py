@@ -23,6 +23,7 @@ import streamlit as st
 
 import metrics
 from metrics import generators, properties, resources
+from metrics.formatting import frame_csv
 
 from .charts import figure, fmt
 from .generator_views import DIFF_STYLE, PALETTE
@@ -390,7 +391,7 @@ def show_matrix(seed: int, trials: int, _long: pd.DataFrame) -> tuple[list[tuple
     cells, was_printed, disagrees = matrix_frames(_long)
     st.dataframe(styled_matrix(cells, was_printed, disagrees), key="pc_matrix", width="stretch",
                  height=38 + 35 * min(len(cells), 18), column_config=MATRIX_CONFIG)
-    return wu_explanations(_long), _long.to_csv(index=False).encode("utf-8")
+    return wu_explanations(_long), frame_csv(_long, index=False)
 
 
 def styled_matrix(cells: pd.DataFrame, was_printed: pd.DataFrame, disagrees: pd.DataFrame):

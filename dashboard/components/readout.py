@@ -19,8 +19,9 @@ Labels
     characters, and ``%`` (a label is then safe even inside a ``hovertemplate``). Every figure
     builder escapes each label it receives, once: class and cluster names, solution and series
     names, titles; numbers reach hovers as preformatted ``customdata``. Markdown reads ``*``,
-    ``_``, ``[`` …: :func:`escape_markdown` backslash-escapes them. ``st.dataframe`` draws cells
-    as plain text (nothing to escape).
+    ``_``, ``[``, ``:red[…]``, ``$…$`` …: :func:`escape_markdown` is the app's one helper for user
+    text there (:func:`dashboard.components.safe_text.md`). ``st.dataframe`` draws cells as plain
+    text (nothing to escape).
 
 Fonts
     :func:`readable` gives every figure explicit font sizes ≥ :data:`MIN_FONT` (11 px): the base
@@ -42,6 +43,8 @@ import streamlit as st
 from streamlit import dataframe_util
 
 from metrics.formatting import format_number
+
+from .safe_text import md
 
 __all__ = [
     "BASE_FONT",
@@ -89,17 +92,9 @@ def escape_label(text) -> str:
     return html.escape(str(text), quote=False).replace("%", "&#37;")
 
 
-# Marks that change inline Markdown in Streamlit: emphasis, code, links, HTML, math ($), colour and
-# emoji directives (:red[…], :smile:), tables (|). A label sits inside a sentence, so the marks
-# that matter only at the start of a line (1. - + #) are left alone, except # (headings in cells).
-_MARKDOWN_SPECIALS = "\\`*_{}[]<>#|~$:"
-
-
-def escape_markdown(text) -> str:
-    """``text`` for ``st.markdown``/``st.caption``/``st.table`` cells: the inline Markdown marks
-    backslash-escaped (CommonMark allows escaping any ASCII punctuation), so ``a*b*``,
-    ``[x](y)`` or ``$x$`` stay literal."""
-    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in str(text))
+#: The app's one helper for user text in Markdown, :func:`dashboard.components.safe_text.md`, under
+#: the name the views that show labels beside numbers import.
+escape_markdown = md
 
 
 def wrap(text: str, width: int = 48) -> str:

@@ -19,6 +19,7 @@ import streamlit as st
 
 import metrics
 from metrics import experiments
+from metrics.formatting import frame_csv
 
 from .lines import line_panels
 from .readout import escape_label
@@ -234,7 +235,7 @@ def sweep_view(key: str, algorithms: tuple[str, ...], ks: tuple[int, ...], stand
                           **{ALGORITHMS[a]: [best[a].get(k) for k in keys] for a in algorithms}})
     shown = frame.assign(algorithm=frame["algorithm"].map(ALGORITHMS))
     return SweepView(key, algorithms, keys, data.n_classes, frame, long_values(frame, list(keys)), table, shown,
-                     shown.to_csv(index=False).encode("utf-8"))
+                     frame_csv(shown, index=False))
 
 
 def long_values(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -18,9 +18,10 @@ import streamlit as st
 from metrics import io as mio
 from metrics.formatting import format_number
 
-from .readout import escape_markdown
+from .safe_text import md
 from .solutions_views import SolutionSet, upload_solutions
-from .upload import DROPNA_LABEL, NA_TEXT_LABEL, _keep, _restore, _uploaded, app_message, limit_caption, size_problem
+from .upload import (DROPNA_LABEL, NA_TEXT_LABEL, PanelMessage, _keep, _restore, _uploaded, app_message,
+                     content_limit, limit_caption, size_problem)
 
 PREFIX = "sol_upload"
 LAYOUTS = {"one": "one file: a gold column and a column per solution",
@@ -41,12 +42,13 @@ def _read(files, header: bool) -> list:
         if key not in cache:
             problem = size_problem(f.name, f.size, st.get_option("server.maxUploadSize"))
             if problem:
-                cache[key] = ValueError(problem)
+                cache[key] = PanelMessage(problem)
             else:
-                bar = st.progress(0.0, text=f"Reading {f.name} …")
+                bar = st.progress(0.0, text=f"Reading {md(f.name)} …")
                 try:
-                    cache[key] = mio.read_labels(f.getvalue(), name=f.name, header=header, progress=lambda x, f=f, bar=bar:
-                                                 bar.progress(x, text=f"Reading {f.name} … {x:.0%}"))
+                    cache[key] = mio.read_labels(f.getvalue(), name=f.name, header=header, max_bytes=content_limit(),
+                                                 progress=lambda x, f=f, bar=bar:
+                                                 bar.progress(x, text=f"Reading {md(f.name)} … {x:.0%}"))
                 except ValueError as exc:
                     cache[key] = exc
                 except Exception as exc:  # noqa: BLE001 — the reader's own failure on odd input still ends in st.error
@@ -174,7 +176,7 @@ def upload_source() -> SolutionSet | None:
             choice = ("one", f.file_id, header, na_values, dropna, gold_col, tuple(cols))
             result = _aligned(choice, lambda: mio.solution_columns(lc, gold_col, [(c, lc, c) for c in cols],
                                                                    dropna=dropna))
-            where = f"{escape_markdown(f.name)}, gold column {escape_markdown(gold_col)}"
+            where = f"{md(f.name)}, gold column {md(gold_col)}"
         else:
             g1, g2 = st.columns([1, 2])
             with g1:
@@ -209,7 +211,7 @@ def upload_source() -> SolutionSet | None:
             result = _aligned(choice, lambda: mio.solution_columns(
                 gold_lc, gold_col, [(n, lc, pred_col) for n, lc in zip(names, sol_lcs)], id_col=id_col,
                 dropna=dropna))
-            where = f"{escape_markdown(fg.name)} and {format_number(len(files))} solution files"
+            where = f"{md(fg.name)} and {format_number(len(files))} solution files"
     except ValueError as exc:
         st.error(app_message(exc))
         return None

@@ -10,7 +10,7 @@ import streamlit as st
 import metrics
 
 from .presets import Preset
-from .readout import escape_markdown
+from .safe_text import md
 from .state import set_param, url_commit, url_state
 from .tables import decode_table, encode_table, to_contingency
 from .upload import upload_panel
@@ -38,7 +38,7 @@ def lab_table(param: str) -> pd.DataFrame | None:
         try:
             table = decode_table(st.query_params[param])
         except ValueError as exc:
-            text = escape_markdown(str(exc))
+            text = md(str(exc))
             st.error(f"{text[:1].upper()}{text[1:]}. Edit a table in the Table lab, or choose a preset.")
             return None
     if table is None:
@@ -80,7 +80,7 @@ def solution_picker(side: str, presets: dict[str, Preset], default: str) -> Solu
         try:
             table = decode_table(text)
         except ValueError as exc:
-            st.error(f"{exc}. Pick a preset or upload labels.")
+            st.error(f"{md(exc)}. Pick a preset or upload labels.")
             return None
         set_param(param, text)
         set_param(f"{side}_name", label)

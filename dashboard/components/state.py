@@ -89,6 +89,7 @@ from streamlit.runtime.state.session_state_proxy import get_session_state
 
 from metrics.limits import MAX_TOTAL
 
+from .safe_text import md
 from .tables import MAX_URL_CELLS
 
 _WRITTEN = "_url_written"    # name → the URL value this session last wrote
@@ -485,7 +486,7 @@ def url_state(name: str, options: Iterable | None = None, default=_UNSET, what: 
         good = [v for v in raw if allowed is None or v in allowed]
         bad = [v for v in raw if allowed is not None and v not in allowed]
         if bad:
-            st.warning(f"The link asks for {what} {', '.join(repr(b) for b in bad)}, which does not exist"
+            st.warning(f"The link asks for {what} {md(', '.join(repr(b) for b in bad))}, which does not exist"
                        + ("; ignoring it." if good else "; showing the default instead."))
         if good:
             value = good if multi else good[0]

@@ -21,8 +21,10 @@ import pandas as pd
 import streamlit as st
 
 import metrics
+from metrics import io as mio
+from metrics.formatting import frame_csv
 
-from .readout import escape_markdown
+from .safe_text import md
 
 CLASS_COL = "class"
 # Tables larger than this are not written into the URL (links must stay short enough to share).
@@ -56,9 +58,9 @@ def frame_from_editor(df: pd.DataFrame) -> tuple[pd.DataFrame | None, list[str]]
     for i, name in enumerate(df[CLASS_COL].tolist()):
         blank = name is None or (isinstance(name, float) and math.isnan(name)) or str(name).strip() == ""
         names.append(f"C{i + 1}" if blank else str(name).strip())
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        problems.append(f"class name(s) used more than once: {', '.join(dupes)} — rename them")
+    repeated = mio.repeated_labels(names)  # the rule of every table a user gives (metrics.io)
+    if repeated:
+        problems.append(mio.repeated_labels_message("class", "row", repeated))
     cells = df[clusters]
     numeric = cells.apply(pd.to_numeric, errors="coerce").astype(np.float64)
     for j, col in enumerate(clusters):
@@ -87,7 +89,7 @@ def problems_text(problems: list[str]) -> str:
     shown = problems[:MAX_LISTED_PROBLEMS]
     more = len(problems) - len(shown)
     # Problems quote the user's class and cluster names: escaped, so "a*b*" is not set in italics.
-    lines = [f"- {escape_markdown(p)}" for p in shown] + ([f"- … and {more} more"] if more else [])
+    lines = [f"- {md(p)}" for p in shown] + ([f"- … and {more} more"] if more else [])
     return "\n".join(lines)
 
 
@@ -247,7 +249,7 @@ def table_csv(t: metrics.Contingency) -> bytes:
     """The table as CSV: rows = classes, columns = clusters; a huge table as its non-zero cells
     (class, cluster, count), which is all the table is."""
     if t.shape[0] * t.shape[1] <= DENSE_CSV_CELLS:
-        return t.to_frame().to_csv(index_label="class").encode("utf-8")
+        return frame_csv(t.to_frame(), index_label="class")
     long = pd.DataFrame({"class": np.asarray(t.row_labels, dtype=object)[t.rows],
                          "cluster": np.asarray(t.col_labels, dtype=object)[t.cols], "count": t.values})
-    return long.to_csv(index=False).encode("utf-8")
+    return frame_csv(long, index=False)

@@ -20,6 +20,8 @@ import metrics
 from metrics import io as mio
 from metrics.formatting import format_number
 
+from .safe_text import md
+
 # The default byte limit of one file, in MB (2^20 bytes) as Streamlit counts them: the same number
 # as ``server.maxUploadSize`` in .streamlit/config.toml. The panel reads the live option; the server
 # refuses larger uploads, and the panel checks again (AppTest and other callers bypass the server).
@@ -33,30 +35,44 @@ DROPNA_LABEL = "Leave out rows with a missing label"
 
 
 # ---------------------------------------------------------------- messages in the app's words
+class PanelMessage(ValueError):
+    """A message the panel writes itself, already Markdown (user text in it escaped)."""
+
+
 def size_problem(name: str, size_bytes: int, limit_mb: float) -> str | None:
-    """Why a file is too large to upload (with what to do), or None."""
+    """Why a file is too large to upload (with what to do), as Markdown, or None."""
     if size_bytes <= limit_mb * 2**20:
         return None
-    return (f"{name} is {format_number(size_bytes / 2**20)} MB, over the upload limit of {format_number(limit_mb)} MB: "
-            "upload a Parquet version (far smaller) or a sample, or count the whole file with the command line "
-            f"`partition-lab score {name}`, which reads big files with DuckDB without loading them")
+    return (f"{md(name)} is {format_number(size_bytes / 2**20)} MB, over the upload limit of {format_number(limit_mb)} "
+            "MB: upload a Parquet version (far smaller) or a sample, or count the whole file with the command line "
+            f"(partition-lab score {md(name)}), which reads big files with DuckDB without loading them")
 
 
 def app_message(exc: ValueError) -> str:
-    """The message of a reader error, with advice that names this panel's controls."""
+    """The message of a reader error as Markdown: the reader's words escaped (they quote file names,
+    column names and cells), with advice that names this panel's controls."""
+    if isinstance(exc, PanelMessage):
+        return str(exc)
     if isinstance(exc, mio.MissingLabelsError):
-        text = (f"{exc.describe('gold', 'cluster')}. Tick '{DROPNA_LABEL}' to score the other rows, "
+        text = (f"{md(exc.describe('gold', 'cluster'))}. Tick '{DROPNA_LABEL}' to score the other rows, "
                 "or fill in the labels in the file")
         if exc.na_values:
             text += f" (texts such as NA count as missing because '{NA_TEXT_LABEL}' is ticked)"
         return text + "."
     if isinstance(exc, mio.UnmatchedIdsError):
-        return f"{exc.describe()}. Tick '{DROPNA_LABEL}' to leave those rows out."
+        return f"{md(exc.describe())}. Tick '{DROPNA_LABEL}' to leave those rows out."
     if isinstance(exc, mio.EmptyTableError):
         advice = ("untick the missing-value options or fill in the labels" if "missing" in exc.reason
                   else "upload a file with at least one item")
-        return f"{exc}: {advice}."
-    return str(exc)
+        return f"{md(exc)}: {advice}."
+    return md(exc)
+
+
+def content_limit() -> int:
+    """Bytes of text a file may expand to (a gzip file decompressed, a Parquet file's cells as
+    text): the upload limit, so that a small compressed upload costs the server no more than the
+    largest plain one (a 0.25 MB .csv.gz held 256 MiB of text)."""
+    return int(st.get_option("server.maxUploadSize") * 2**20)
 
 
 def limit_caption() -> str:
@@ -115,7 +131,7 @@ def _uploaded(label: str, key: str):
     f = kept.get(key)
     if f is not None:
         c1, c2 = st.columns([4, 1])
-        c1.caption(f"Using {f.name}, uploaded before. Upload a file above to replace it.")
+        c1.caption(f"Using {md(f.name)}, uploaded before. Upload a file above to replace it.")
         c2.button("Forget it", key=f"{key}_forget", on_click=_drop_kept, args=(key,))
     return f
 
@@ -128,15 +144,17 @@ def _read(uploaded, header: bool, what: str):
     if key not in cache:
         problem = size_problem(uploaded.name, uploaded.size, st.get_option("server.maxUploadSize"))
         if problem:
-            _remember(key, ValueError(problem))
+            _remember(key, PanelMessage(problem))
         else:
-            bar = st.progress(0.0, text=f"Reading {uploaded.name} …")
+            bar = st.progress(0.0, text=f"Reading {md(uploaded.name)} …")
             try:
                 if what == "table":
-                    result = mio.contingency_from_table_file(uploaded.getvalue(), name=uploaded.name, header=header)
+                    result = mio.contingency_from_table_file(uploaded.getvalue(), name=uploaded.name, header=header,
+                                                             max_bytes=content_limit())
                 else:
-                    result = mio.read_labels(uploaded.getvalue(), name=uploaded.name, header=header, progress=lambda f:
-                                             bar.progress(f, text=f"Reading {uploaded.name} … {f:.0%}"))
+                    result = mio.read_labels(uploaded.getvalue(), name=uploaded.name, header=header,
+                                             max_bytes=content_limit(), progress=lambda f:
+                                             bar.progress(f, text=f"Reading {md(uploaded.name)} … {f:.0%}"))
             except ValueError as exc:
                 result = exc
             except Exception as exc:  # noqa: BLE001 — a reader's own failure on odd input still ends in st.error
@@ -161,7 +179,7 @@ def _column(labels, title: str, default: int, key: str, header: bool) -> str:
 def _notes(*labels) -> None:
     for lc in labels:
         for note in lc.notes:
-            st.info(note)
+            st.info(md(note))
 
 
 def _labels_table(prefix: str, layout: str, header: bool, na_values: tuple[str, ...], dropna: bool):

@@ -28,6 +28,7 @@ from apptest_utils import chart, decoded, no_trouble, open_app
 from test_charts_text import font_problems  # the house check of chart text sizes
 
 import metrics
+from dashboard.components.safe_text import shown as shown_text
 from dashboard.components import chance_charts as cc
 from dashboard.components import chance_views as cv
 from dashboard.components.presets import load_presets
@@ -155,8 +156,8 @@ def test_the_sentence_under_the_sweep_is_computed(default_page):
     text = texts(default_page)
     for key, t in zip(cv.DEFAULT_SWEEP_KEYS, means):
         ys = decoded(t["y"])
-        symbol = metrics.MEASURES[key].symbol.replace("_", "\\_")
-        assert f"{symbol} {format_number(ys[0])} → {format_number(ys[-1])}" in text, key
+        symbol = metrics.MEASURES[key].symbol
+        assert f"{symbol} {format_number(ys[0])} → {format_number(ys[-1])}" in shown_text(text), key
 
 
 def largest_fitting(options, seconds) -> int:
@@ -299,7 +300,7 @@ def test_bad_tables_and_values_in_links_are_errors_in_the_page_s_words():
     assert "open the Table lab" in " ".join(i.value for i in at.info)
     at = open_chance(**TABLE_TAB, ch_model="uniform", ch_td="12", ch_t="nope")
     assert not at.exception and not at.error
-    warned = " ".join(w.value for w in at.warning)
+    warned = shown_text(" ".join(w.value for w in at.warning))
     for bad in ("'uniform'", "'12'", "'nope'"):
         assert bad in warned
     assert at.segmented_control(key="ch_model").value == "perm" and at.selectbox(key="ch_t").value == "rr_solution_r"

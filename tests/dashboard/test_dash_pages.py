@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard.components.safe_text import shown as shown_text
 from dashboard.components.compare import prefers
 from dashboard.components.presets import load_presets
 from dashboard.components.readout import escape_label
@@ -137,7 +138,7 @@ def test_invalid_cells_show_an_error_and_keep_the_last_valid_table(cell, words):
     edit(at, {"edited_rows": {0: {"K1": 20}, 1: {"K2": cell}}})
     assert not at.exception
     assert len(at.error) == 1 and words in at.error[0].value and "last valid table" in at.error[0].value
-    assert "'C2'" in at.error[0].value and "'K2'" in at.error[0].value
+    assert "'C2'" in shown_text(at.error[0].value) and "'K2'" in shown_text(at.error[0].value)
     assert shown_measures(at) == good
     # Fixing the cell brings the table back into use.
     edit(at, {"edited_rows": {0: {"K1": 20}, 1: {"K2": 5}}})
@@ -184,7 +185,7 @@ def test_columns_are_added_renamed_and_removed_through_their_names():
     no_trouble(at)
     assert shown_measures(at) == metrics.evaluate(metrics.Contingency.from_table([[1, 4], [1, 1], [3, 1]]))
     at.text_input(key=f"lab_names_{at.session_state['lab_version']}").set_value("C, C").run()
-    assert any("unique" in e.value for e in at.error)
+    assert any("give each cluster its own name" in e.value for e in at.error)
 
 
 def test_edits_survive_a_visit_to_another_page():
@@ -212,7 +213,7 @@ def test_changing_the_preset_replaces_the_edits():
 
 def test_bad_links_are_reported():
     at = open_page(LAB, preset="no_such_preset")
-    assert not at.exception and any("no_such_preset" in w.value for w in at.warning)
+    assert not at.exception and any("no_such_preset" in shown_text(w.value) for w in at.warning)
     assert shown_measures(at) == metrics.evaluate(PRESETS["rh_figure3"].contingency())
     at = open_page(LAB, table="{broken")
     # Checked before any widget (components/state.py): a note naming the parameter and what is wrong,
@@ -293,7 +294,7 @@ def test_missing_labels_are_counted_and_dropped_or_refused():
     at = upload_page({"lab_upload_file": ("nan.csv", data)})
     # Refused by default (as on the command line), naming the counts, the rows and the control.
     assert not at.exception
-    assert [e.value for e in at.error] == [
+    assert [shown_text(e.value) for e in at.error] == [
         "2 item(s) have a missing label (gold: 1, cluster: 1; an empty cell), first at data rows 2, 3 of nan.csv. "
         "Tick 'Leave out rows with a missing label' to score the other rows, or fill in the labels in the file."]
     at.checkbox(key="lab_upload_dropna").check().run()

@@ -38,7 +38,7 @@ def shown_rows(at: AppTest) -> list[dict]:
         if "Item" not in df.columns:
             continue
         for rec in df.to_dict("records"):
-            rows.append({k: str(v).replace("\\", "") for k, v in rec.items()})
+            rows.append({k: str(v).replace("\\", "").replace("\u2060", "") for k, v in rec.items()})
     return rows
 
 

@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard.components.safe_text import shown as shown_text
 from dashboard.components import generator_views as gv
 from metrics import generators, properties
 from apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
@@ -259,7 +260,7 @@ def test_a_link_reproduces_the_settings():
 def test_bad_links_are_reported_not_crashed():
     at = open_page(g_x="nonsense", g_m=["vi", "no_such_measure"], g_C="99")
     assert not at.exception
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = shown_text(" ".join(w.value for w in at.warning))
     assert "nonsense" in warnings and "no_such_measure" in warnings
     assert at.segmented_control(key="g_x").value == "eps1"
     assert at.multiselect(key="g_m").value == ["vi"]

@@ -30,6 +30,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard.components.safe_text import shown
 from dashboard.components.upload import MAX_UPLOAD_MB, size_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,7 +144,7 @@ def assert_intact(at: AppTest) -> None:
 def test_hostile_upload_ends_in_an_error_and_keeps_the_session(lab, name, data, problem, advice):
     at = upload(lab, name, data)
     assert not at.exception, [e.value for e in at.exception]
-    errors = [e.value for e in at.error]
+    errors = [shown(e.value) for e in at.error]
     assert len(errors) == 1 and problem in errors[0] and advice in errors[0], errors
     assert name in errors[0]  # the message names the file
     assert not PYTHON_NAMES.search(errors[0]), errors[0]
@@ -167,7 +168,7 @@ def test_a_200_mb_upload_is_refused_fast_with_the_limit_named(lab, tmp_path):
     elapsed = time.perf_counter() - t0
     del data
     assert not at.exception
-    errors = [e.value for e in at.error]
+    errors = [shown(e.value) for e in at.error]
     assert len(errors) == 1 and "over the upload limit of 200 MB" in errors[0] and "partition-lab" in errors[0]
     assert elapsed < 60, elapsed  # refused before parsing, not after
     assert_intact(at)
@@ -175,9 +176,10 @@ def test_a_200_mb_upload_is_refused_fast_with_the_limit_named(lab, tmp_path):
 
 def test_the_size_guard_at_the_function_level():
     assert size_problem("ok.csv", 2**20, 1) is None  # exactly at the limit is allowed
-    text = size_problem("big.csv", 2**20 + 1, 1)
+    text = shown(size_problem("big.csv", 2**20 + 1, 1))  # Markdown: the name escaped
     assert text.startswith("big.csv is 1.000 MB, over the upload limit of 1 MB: upload a Parquet version")
-    assert "`partition-lab score big.csv`" in text and "DuckDB" in text
+    assert "(partition-lab score big.csv)" in text and "DuckDB" in text
+    assert size_problem("*a*.csv", 2**20 + 1, 1).startswith("\\*a\\*")
     assert "over the upload limit of 0.5 MB" in size_problem("big.csv", 2**20, 0.5)
 
 

@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard.components.safe_text import shown as shown_text
 from dashboard.components import property_views as pv
 from dashboard.components.charts import fmt
 from dashboard.components.presets import load_presets
@@ -285,7 +286,7 @@ def test_only_the_open_demo_runs():
 def test_bad_links_are_reported():
     at = open_page(p_m="no_such_measure", p_t="no_such_table", p_sc="K99", p_tab=pv.SPLIT_TAB)
     assert not at.exception
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = shown_text(" ".join(w.value for w in at.warning))
     assert "no_such_measure" in warnings and "no_such_table" in warnings and "K99" in warnings
     assert at.selectbox(key="p_m").value == "vi" and at.selectbox(key="p_sc").value == "K1"
 

@@ -24,6 +24,7 @@ from test_charts_text import font_problems
 from test_real_data import direct_labels
 
 import metrics
+from dashboard.components.safe_text import shown as shown_text
 from dashboard.components import solutions_views as sv
 from dashboard.components.presets import load_presets
 from dashboard.components.readout import escape_label, escape_markdown
@@ -417,7 +418,7 @@ def test_missing_labels_are_refused_naming_the_solution_then_left_out_everywhere
     df.loc[4, "p2"] = ""
     at = upload(("holes.csv", df.to_csv(index=False).encode()))
     assert not at.exception
-    assert [e.value for e in at.error] == [
+    assert [shown_text(e.value) for e in at.error] == [
         ("1 item(s) have a missing label (gold: 0, p2: 1; an empty cell), first at data row 5 of holes.csv. "
         "Tick 'Leave out rows with a missing label' to score the other rows, or fill in the labels in the file.")]
     at.checkbox(key="sol_upload_dropna").check().run()
@@ -444,7 +445,7 @@ def test_bad_file_sets_end_in_an_error_message(files, words):
         no_trouble(at)
         assert shown_frame(at)[0] == ["p.csv", "p.tsv"]
         return
-    assert any(words in e.value for e in at.error), [e.value for e in at.error]
+    assert any(words in shown_text(e.value) for e in at.error), [e.value for e in at.error]
     assert not at.get("plotly_chart")
 
 

@@ -19,6 +19,8 @@ from metrics import io as mio
 from metrics.formatting import format_number
 from apptest_utils import no_trouble, open_app, shown_measures
 
+from dashboard.components.safe_text import shown
+
 LAB = "app_pages/table_lab.py"
 PYTHON_NAMES = re.compile(r"\b\w+=(True|False|\[|\(|'|\")|\b(dropna|na_values|id_col|pred_paths|header)\b")
 NA_FILE = b"gold,cluster\na,1\nNA,1\nNA,2\nb,2\nb,\n"
@@ -34,8 +36,9 @@ def upload(at: AppTest, name: str, data: bytes, key: str = "lab_upload_file") ->
 
 
 def errors(at: AppTest) -> list[str]:
+    """The errors as a reader sees them (the Markdown's escapes resolved)."""
     assert not at.exception, [e.value for e in at.exception]
-    return [e.value for e in at.error]
+    return [shown(e.value) for e in at.error]
 
 
 def expected(gold, pred) -> dict:
@@ -61,7 +64,7 @@ def test_the_limit_shown_and_enforced_is_the_servers_option():
         at = upload(at, "big.csv", b"gold,cluster\n" + b"a,1\n" * 300_000)  # 1.1 MB
         (message,) = errors(at)
         assert message.startswith("big.csv is 1.144 MB, over the upload limit of 1 MB")  # 1,200,013 bytes
-        assert "`partition-lab score big.csv`" in message
+        assert "(partition-lab score big.csv)" in message
     finally:
         st_config.set_option("server.maxUploadSize", old)
 
@@ -88,8 +91,8 @@ def test_na_is_a_label_by_default_and_the_checkbox_makes_it_missing():
     no_trouble(at)
     # "NA" is a class of its own: 3 classes (a, NA, b) over 4 items.
     assert shown_measures(at) == pytest.approx(expected(["a", "NA", "NA", "b"], ["1", "1", "2", "2"]), rel=1e-12)
-    assert any(c.value == "4 items, 3 classes, 2 clusters (1 row(s) with a missing label left out, first at data "
-               "row 5)." for c in at.caption)
+    assert any(shown(c.value) == "4 items, 3 classes, 2 clusters (1 row(s) with a missing label left out, first at "
+               "data row 5)." for c in at.caption)
     at.checkbox(key="lab_upload_na_text").check().run()
     no_trouble(at)
     assert shown_measures(at) == pytest.approx(expected(["a", "b"], ["1", "2"]), rel=1e-12)
@@ -141,7 +144,7 @@ def test_a_contingency_table_upload_and_an_all_zero_one():
 def test_a_note_says_where_the_content_overrides_the_name():
     at = upload(lab(), "labels.csv", b"gold\tcluster\na\t1\nb\t2\n")
     no_trouble(at)
-    assert [i.value for i in at.info] == ["labels.csv is tab-separated, not comma-separated as its name says: "
+    assert [shown(i.value) for i in at.info] == ["labels.csv is tab-separated, not comma-separated as its name says: "
                                           "read as TSV"]
 
 
@@ -174,7 +177,8 @@ def test_nothing_chosen_is_lost_when_switching_layouts_and_sources():
     assert at.checkbox(key="lab_upload_na_text").value and at.checkbox(key="lab_upload_dropna").value
     assert (at.selectbox(key="lab_upload_gold_col").value, at.selectbox(key="lab_upload_pred_col").value) == \
         ("gold", "pred")
-    assert any(c.value == "Using w.csv, uploaded before. Upload a file above to replace it." for c in at.caption)
+    assert any(shown(c.value) == "Using w.csv, uploaded before. Upload a file above to replace it."
+               for c in at.caption)
     assert shown_measures(at) == values
     # Forgetting the kept file is the user's choice.
     at.button(key="lab_upload_file_forget").click().run()
