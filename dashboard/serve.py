@@ -15,14 +15,22 @@ a request (``benchmarks/bench_dashboard.py`` measures a page's first load after 
 functions before Streamlit's runtime exists (the warm-up imports them inside runs that stand a
 runtime in: ``dashboard/warm.py``). ``tests/dashboard/test_serve.py`` checks that every library the
 pages load is named here.
+
+Before all that, an explicit ``--server.port`` that another program holds is refused at once
+(:func:`port_problem`). The process limits its malloc arenas (:func:`limit_malloc_arenas`) and a
+housekeeping thread shuts down sessions whose browsers left more than
+``server.disconnectedSessionTTL`` ago and hands their memory back (:func:`housekeeping`):
+Streamlit would keep them for as long as no new session arrives.
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 import time
+import weakref
 
 #: Imported before the server starts. The pages' libraries (the test runs every page and compares).
 PRELOAD = (
@@ -147,6 +155,128 @@ def _static_from_memory() -> bool:
     return True
 
 
+# ---------------------------------------------------------------- memory of closed sessions
+#: Seconds between two rounds of :func:`housekeeping` (``PARTITION_LAB_HOUSEKEEPING_S`` sets another).
+HOUSEKEEPING_S = 30.0
+
+
+def _session_manager():
+    try:
+        from streamlit.runtime import Runtime
+    except ImportError:
+        return None
+    return getattr(Runtime.instance(), "_session_mgr", None) if Runtime.exists() else None
+
+
+def expire_closed_sessions() -> int:
+    """Shut down the sessions whose browser left more than ``server.disconnectedSessionTTL`` ago;
+    how many.
+
+    Streamlit keeps a disconnected session that long (a reconnect resumes it) in a cache that
+    removes expired entries only when it is written to: once every browser has closed, nothing
+    writes, and every closed session — its state, its uploaded files — stayed in memory for good
+    (``benchmarks/bench_upload_memory.py`` measures it). Streamlit has no public hook for this; what is used here is looked up defensively and does nothing on a
+    Streamlit that is shaped otherwise."""
+    manager = _session_manager()
+    cache = getattr(getattr(manager, "_session_storage", None), "_cache", None)
+    expire, lock = getattr(cache, "expire", None), getattr(manager, "_storage_lock", None)
+    if expire is None or lock is None:
+        return 0
+    with lock:
+        removed = expire()
+    for _, info in removed:
+        session = getattr(info, "session", None)
+        if session is not None:
+            session.shutdown()  # drops its uploaded files
+    return len(removed)
+
+
+class _Sessions:
+    """The sessions seen alive at the last round, to notice the ones that ended since, however
+    they ended (expired here, or shut down by Streamlit at once)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, weakref.ref] = {}
+
+    def ended(self) -> int:
+        """Let go of what every session that ended since the last round kept; how many ended.
+
+        A session that ended can still be referenced: Streamlit's main loop holds on to the last
+        session it served until it serves another, and with it everything the session kept. So
+        its state is cleared here."""
+        manager = _session_manager()
+        if manager is None or not hasattr(manager, "list_sessions"):
+            return 0
+        alive = {info.session.id: info.session for info in manager.list_sessions()}
+        gone = [sid for sid in self.known if sid not in alive]
+        for sid in gone:
+            session = self.known.pop(sid)()
+            state = getattr(session, "session_state", None)
+            if state is not None:
+                state.clear()
+        for sid, session in alive.items():
+            if sid not in self.known:
+                self.known[sid] = weakref.ref(session)
+        return len(gone)
+
+
+#: glibc malloc arenas of the server process. Every thread that allocates gets an arena of its own
+#: (up to 8 per core) and Streamlit runs each session's script in its own thread: what sessions free
+#: stays scattered over many arenas, which give little of it back to the system, even once every
+#: session is gone (benchmarks/bench_upload_memory.py).
+MALLOC_ARENAS = 2
+_M_ARENA_MAX = -8  # mallopt's parameter (glibc malloc.h)
+
+
+def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
+    """Limit the arenas before any thread starts (unless ``MALLOC_ARENA_MAX`` says otherwise);
+    whether it was done (False where the C library is not glibc)."""
+    import ctypes
+
+    if "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    try:
+        return bool(ctypes.CDLL("libc.so.6").mallopt(_M_ARENA_MAX, arenas))
+    except (OSError, AttributeError):
+        return False
+
+
+def release_memory() -> None:
+    """Hand freed memory back to the system: Python's objects in reference cycles, then the C
+    allocators' free pages (glibc's ``malloc_trim``, Arrow's pool). Freed memory otherwise stays in
+    the process's heaps, and the machine counts it as the server's."""
+    import ctypes
+
+    gc.collect()
+    try:
+        import pyarrow
+
+        pyarrow.default_memory_pool().release_unused()
+    except (ImportError, AttributeError):
+        pass
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
+def housekeeping(stop=None, interval: float = HOUSEKEEPING_S) -> None:
+    """Every ``interval`` seconds: shut down expired sessions, let go of what ended sessions kept
+    and, when some ended, release their memory (a daemon thread of the server; ``stop``, a
+    ``threading.Event``, ends it)."""
+    import threading
+
+    stop = stop or threading.Event()
+    sessions = _Sessions()
+    while not stop.wait(interval):
+        try:
+            expire_closed_sessions()
+            if sessions.ended():
+                release_memory()
+        except Exception:  # noqa: BLE001 - housekeeping must never take the server down
+            pass
+
+
 def _option(argv: list[str], name: str) -> str | None:
     """The value of ``--name value`` or ``--name=value`` in ``argv`` (the last one given), or None."""
     value = None
@@ -193,6 +323,7 @@ def main() -> None:
         if problem:  # at once, before the libraries and the warm-up (as `partition-lab` says it)
             print(f"partition-lab: error: {problem}", file=sys.stderr, flush=True)
             sys.exit(2)
+    limit_malloc_arenas()
     preload()
     if sys.argv[1:2] == ["run"] and "--help" not in sys.argv:
         from dashboard.warm import warm
@@ -211,6 +342,11 @@ def main() -> None:
     gc.freeze()
     _static_chunks()
     _static_from_memory()
+    import threading
+
+    interval = float(os.environ.get("PARTITION_LAB_HOUSEKEEPING_S", HOUSEKEEPING_S))
+    threading.Thread(target=housekeeping, kwargs={"interval": interval}, name="partition-lab-housekeeping",
+                     daemon=True).start()
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", *sys.argv[1:]]

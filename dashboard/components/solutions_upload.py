@@ -8,7 +8,8 @@ reader's one missing-value rule, exactly as ``partition-lab score FILE --pred-co
 ``partition-lab score GOLD P1 P2 --id-col id`` do. Messages name this panel's controls.
 
 Files and choices stay in the session (switching to another source and back loses nothing);
-they never travel in a link. Each file is read once per upload; the files not in use are let go.
+they never travel in a link. Each file is read once per upload and kept compacted (its labels as
+codes, never its bytes); the files not in use are let go.
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from metrics.formatting import format_number
 
 from .safe_text import md
 from .solutions_views import SolutionSet, upload_solutions
-from .upload import (DROPNA_LABEL, NA_TEXT_LABEL, PanelMessage, _keep, _restore, _uploaded, app_message,
+from .upload import (DROPNA_LABEL, NA_TEXT_LABEL, KeptFile, PanelMessage, _keep, _restore, _uploaded, app_message,
                      content_limit, limit_caption, size_problem)
 
 PREFIX = "sol_upload"
 LAYOUTS = {"one": "one file: a gold column and a column per solution",
            "files": "several files: the gold labels, then one file per solution"}
 BY_ROW = "(the order of the rows)"
-_READ = "_sol_upload_read"        # (file id, header) → LabelColumns or the reader's error, for the files in use
+_READ = "_sol_upload_read"        # (file id, header) → LabelColumns (compacted) or the reader's error, files in use
 _ALIGNED = "_sol_upload_aligned"  # the last few alignments: choices → SolutionColumns or error
 _FILES = "_sol_upload_files"      # the solution files of the multi-file uploader, kept across source switches
 _KEEP_ALIGNED = 4
@@ -39,6 +40,9 @@ def _read(files, header: bool) -> list:
     fresh = {}
     for f in files:
         key = (f.file_id, header)
+        if key not in cache and isinstance(f, KeptFile):  # its bytes are gone: read with another header choice
+            cache[key] = PanelMessage(f"{md(f.name)} was read {'without' if header else 'with'} a header row; upload "
+                                      "it again to read it this way.")
         if key not in cache:
             problem = size_problem(f.name, f.size, st.get_option("server.maxUploadSize"))
             if problem:
@@ -48,7 +52,7 @@ def _read(files, header: bool) -> list:
                 try:
                     cache[key] = mio.read_labels(f.getvalue(), name=f.name, header=header, max_bytes=content_limit(),
                                                  progress=lambda x, f=f, bar=bar:
-                                                 bar.progress(x, text=f"Reading {md(f.name)} … {x:.0%}"))
+                                                 bar.progress(x, text=f"Reading {md(f.name)} … {x:.0%}")).compact()
                 except ValueError as exc:
                     cache[key] = exc
                 except Exception as exc:  # noqa: BLE001 — the reader's own failure on odd input still ends in st.error
@@ -90,7 +94,7 @@ def _solution_files():
                              accept_multiple_files=True)
     kept = st.session_state.setdefault(_FILES, {})
     if files:
-        kept[key] = list(files)
+        kept[key] = [KeptFile(f.name, f.file_id, f.size) for f in files]  # not their bytes
         return list(files)
     if key in st.session_state and st.session_state[key] == []:
         kept.pop(key, None)  # the user removed them

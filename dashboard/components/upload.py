@@ -8,11 +8,14 @@ controls, and messages name those controls, never Python arguments.
 
 Every choice (layout, header, missing-value handling, columns, and the files themselves) is
 kept in the session, so switching to another source or layout and back loses nothing. A file
-is parsed once per upload (with a progress bar) and kept in the session; the table is built
-once per choice of columns and options.
+is parsed once per upload (with a progress bar) and kept in the session compacted — its labels
+as codes, not its text, and never its bytes (:class:`KeptFile`) — for as long as it is in use;
+the table is built once per choice of columns and options.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -26,8 +29,8 @@ from .safe_text import md
 # as ``server.maxUploadSize`` in .streamlit/config.toml. The panel reads the live option; the server
 # refuses larger uploads, and the panel checks again (AppTest and other callers bypass the server).
 MAX_UPLOAD_MB = 200
-_CACHE_ENTRIES = 6
-_CACHE, _CHOICES, _KEPT = "_upload_cache", "_upload_choices", "_upload_kept"
+_CACHE_ENTRIES = 6  # tables built from the parsed files, per choice of columns and options
+_CACHE, _CHOICES, _KEPT, _PARSED = "_upload_cache", "_upload_choices", "_upload_kept", "_upload_parsed"
 
 LAYOUTS = {"one": "one file, two columns", "two": "two files (gold, clusters)", "table": "a contingency table"}
 NA_TEXT_LABEL = "Treat NA, NaN, null, None… as missing"
@@ -110,6 +113,17 @@ def _keep(key: str) -> None:
     st.session_state.setdefault(_CHOICES, {})[key] = st.session_state.get(key)
 
 
+@dataclass(frozen=True)
+class KeptFile:
+    """What the session keeps of an upload once its uploader is gone (a switch of layout or
+    source): its name and id — its cells are kept parsed and compacted (:data:`_PARSED`), never
+    its bytes."""
+
+    name: str
+    file_id: str
+    size: int
+
+
 def _forget_file(key: str) -> None:
     # The user removed the file from the uploader (its ×): drop the kept one too.
     if st.session_state.get(key) is None:
@@ -126,7 +140,7 @@ def _uploaded(label: str, key: str):
     f = st.file_uploader(label, key=key, on_change=_forget_file, args=(key,))
     kept = st.session_state.setdefault(_KEPT, {})
     if f is not None:
-        kept[key] = f
+        kept[key] = KeptFile(f.name, f.file_id, f.size)
         return f
     f = kept.get(key)
     if f is not None:
@@ -137,14 +151,29 @@ def _uploaded(label: str, key: str):
 
 
 # ---------------------------------------------------------------- reading through metrics.io
+def _parsed() -> dict:
+    """(what, file id, header) → the file read (compacted) or the reader's error, for the files
+    the session still uses (kept or uploaded): one entry per file and header choice."""
+    parsed = st.session_state.setdefault(_PARSED, {})
+    in_use = {k.file_id for k in st.session_state.get(_KEPT, {}).values()}
+    for key in [k for k in parsed if k[1] not in in_use]:
+        del parsed[key]
+    return parsed
+
+
 def _read(uploaded, header: bool, what: str):
-    """The file's labels (``what="labels"``) or table (``"table"``), read once per upload and kept."""
+    """The file's labels (``what="labels"``) or table (``"table"``), read once per upload and kept —
+    compacted (:meth:`metrics.io.LabelColumns.compact`): a session keeps what it needs to build
+    tables, not the file's text."""
     key = (what, uploaded.file_id, header)
-    cache = _cache()
-    if key not in cache:
+    parsed = _parsed()
+    if key not in parsed:
+        if isinstance(uploaded, KeptFile):  # its bytes are gone: read with another header choice
+            raise PanelMessage(f"{md(uploaded.name)} was read {'without' if header else 'with'} a header row; "
+                               "upload it again to read it this way.")
         problem = size_problem(uploaded.name, uploaded.size, st.get_option("server.maxUploadSize"))
         if problem:
-            _remember(key, PanelMessage(problem))
+            parsed[key] = PanelMessage(problem)
         else:
             bar = st.progress(0.0, text=f"Reading {md(uploaded.name)} …")
             try:
@@ -154,15 +183,15 @@ def _read(uploaded, header: bool, what: str):
                 else:
                     result = mio.read_labels(uploaded.getvalue(), name=uploaded.name, header=header,
                                              max_bytes=content_limit(), progress=lambda f:
-                                             bar.progress(f, text=f"Reading {md(uploaded.name)} … {f:.0%}"))
+                                             bar.progress(f, text=f"Reading {md(uploaded.name)} … {f:.0%}")).compact()
             except ValueError as exc:
                 result = exc
             except Exception as exc:  # noqa: BLE001 — a reader's own failure on odd input still ends in st.error
                 result = ValueError(f"{uploaded.name} could not be read ({type(exc).__name__}: {exc})")
             finally:
                 bar.empty()
-            _remember(key, result)
-    result = cache[key]
+            parsed[key] = result
+    result = parsed[key]
     if isinstance(result, ValueError):
         raise result
     return result

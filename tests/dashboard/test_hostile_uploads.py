@@ -233,3 +233,30 @@ def test_the_unsafe_pattern_catches_what_it_should():
         assert UNSAFE.search(bad), bad
     for ok in ["pickle.dumps(x)", "model.eval()", "literal_eval_like = 1", "np.load(p)", "yaml.safe_load(s)"]:
         assert not UNSAFE.search(ok), ok
+
+
+def test_a_decompression_bomb_is_refused_at_the_limit_not_expanded(lab):
+    """A 0.25 MB .csv.gz holding 256 MiB took the server from 352 MB to 4.3 GB. The panel reads an
+    upload's text no further than the upload limit (here 2 MB: 64 MiB of text in ~70 kB)."""
+    import gzip
+    import resource
+
+    from streamlit import config as st_config
+
+    bomb = gzip.compress(b"gold,cluster\n" + b"a,1\n" * (16 * 2**20), 9)
+    assert len(bomb) < 200_000
+    old = st_config.get_option("server.maxUploadSize")
+    st_config.set_option("server.maxUploadSize", 2)
+    try:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        at = upload(lab, "bomb.csv.gz", bomb)
+        grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak) / 1024
+        assert not at.exception
+        errors = [shown(e.value) for e in at.error]
+        assert len(errors) == 1 and errors[0].startswith(
+            "bomb.csv.gz expands to more than 2 MB of text when decompressed, the most that is read here"), errors
+        assert grown_mb < 150, grown_mb  # 64 MiB of text in pandas: several hundred MB
+        assert not shown_measures(at)
+        assert_intact(at)
+    finally:
+        st_config.set_option("server.maxUploadSize", old)
