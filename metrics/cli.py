@@ -32,7 +32,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -293,7 +292,7 @@ def _notes(args, patterns) -> None:
             for note in mio.sniff(path).notes:
                 if note not in seen:
                     seen.add(note)
-                    sys.stderr.write(f"{PROG}: note: {_shown(note)}\n")
+                    sys.stderr.write(f"{PROG}: note: {_COPIES.shown(note)}\n")
 
 
 def _table_from_dask(args, progress: Progress) -> Contingency:
@@ -330,32 +329,14 @@ def _is_local(path: str) -> bool:
 
 
 # A pipe given as an input (/dev/stdin, <(…), a FIFO) is read once into a temporary copy, which
-# the reader then reads as often as it needs; messages name it as the user did.
-_SHOWN_AS: dict[str, str] = {}
-
-
-def _shown(text: str) -> str:
-    """``text`` with each temporary copy of a pipe named as the user named the pipe."""
-    for copy, given in _SHOWN_AS.items():
-        text = text.replace(copy, given)
-    return text
+# the reader then reads as often as it needs; messages name it as the user did (_fail).
+_COPIES = mio.StreamCopies()
 
 
 def _score(args) -> int:
-    with tempfile.TemporaryDirectory(prefix="partition-lab-input-") as tmp:
-        def once(path: str | None) -> str | None:
-            if path is None or not mio.is_stream(path):
-                return path
-            folder = os.path.join(tmp, str(len(_SHOWN_AS)))
-            os.mkdir(folder)
-            copy = os.path.join(folder, os.path.basename(path) or "input")
-            with open(copy, "wb") as sink:
-                mio.read_stream(path, sink)
-            _SHOWN_AS[copy] = path
-            return copy
-
-        args.gold, args.table = once(args.gold), once(args.table)
-        args.pred = [once(p) for p in args.pred or []]
+    with _COPIES as copies:
+        args.gold, args.table = copies.of(args.gold), copies.of(args.table)
+        args.pred = [copies.of(p) for p in args.pred or []]
         return _score_files(args)
 
 
@@ -705,7 +686,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(message: str, code: int) -> int:
-    line = " ".join(_shown(str(message)).split())  # one line, whatever the exception held
+    line = " ".join(_COPIES.shown(str(message)).split())  # one line, whatever the exception held
     sys.stderr.write(f"{PROG}: error: {line}\n")
     return code
 

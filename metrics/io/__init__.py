@@ -62,8 +62,7 @@ from .read import _first_line, _optional  # noqa: F401  (the CLI's one-line mess
 from .read import (COMMON_NA_TEXTS, LabelColumns, MissingReport, contingency_from_columns, file_columns,
                    missing_mask, missing_report, read_labels)
 from .scan import ContentTooLargeError
-from .sniff import FileKind, sniff
-from .streams import is_stream, read_stream
+from .sniff import FileKind, StreamCopies, is_stream, read_stream, sniff
 from .solutions import SolutionColumns, solution_columns
 from .tables import contingency_from_table_file, repeated_labels, repeated_labels_message
 
@@ -79,6 +78,7 @@ __all__ = [
     "MissingReport",
     "MissingSolutionLabelsError",
     "SolutionColumns",
+    "StreamCopies",
     "UnmatchedIdsError",
     "content_size",
     "contingency_from_columns",

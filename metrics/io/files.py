@@ -13,10 +13,9 @@ import pandas as pd
 from ..contingency import Contingency
 from .errors import EmptyTableError, MissingLabelsError, UnmatchedIdsError
 from . import scan
-from .streams import is_stream
 from .read import (LabelColumns, _parquet_file, contingency_from_columns, missing_mask, parquet_content_size,
                    read_labels, text_names)
-from .sniff import FileKind, sniff
+from .sniff import FileKind, is_stream, sniff
 
 __all__ = ["content_size", "contingency_from_files", "file_format", "total_size"]
 

@@ -39,8 +39,7 @@ from ..contingency import Contingency
 from .cells import table_from_labels
 from .errors import EmptyTableError, MissingLabelsError
 from .scan import ContentTooLargeError, TextScan, damaged_gzip
-from .sniff import FileKind, sniff
-from .streams import is_stream, read_stream
+from .sniff import FileKind, is_stream, read_stream, sniff
 
 __all__ = ["COMMON_NA_TEXTS", "LabelColumns", "MissingReport", "contingency_from_columns", "file_columns",
            "missing_mask", "missing_report", "read_labels"]

@@ -17,6 +17,10 @@ The name is a hint, the content decides (:func:`sniff`):
 
 Where the content contradicts the name, :attr:`FileKind.notes` says so ("x.csv is
 tab-separated: read as TSV"); interfaces show the notes.
+
+A file that can be read only once — a pipe, ``/dev/stdin``, ``<(…)``, a FIFO — is copied once
+(:func:`read_stream`, :class:`StreamCopies`) before it is sniffed and read; a FIFO no program
+writes to is refused after :data:`PIPE_WAIT_S` seconds instead of blocking for ever.
 """
 
 from __future__ import annotations
@@ -26,10 +30,14 @@ import csv
 import gzip
 import io
 import os
+import select
+import shutil
+import stat
+import tempfile
 import zlib
 from dataclasses import dataclass, field
 
-__all__ = ["HEAD_BYTES", "FileKind", "sniff"]
+__all__ = ["HEAD_BYTES", "PIPE_WAIT_S", "FileKind", "StreamCopies", "is_stream", "read_stream", "sniff"]
 
 #: Bytes of (decompressed) content examined to decide the format, encoding and delimiter.
 HEAD_BYTES = 1 << 16
@@ -297,3 +305,94 @@ def sniff(source, name: str | None = None) -> FileKind:
         scan.finish()
     return FileKind(name, _FORMAT_OF[delimiter], delimiter, encoding, "gzip" if gz else None, first,
                     len(recs), whole, tuple(notes))
+
+
+# ---------------------------------------------------------------------- files that can be read only once
+# The reader looks at a file twice (the sniff reads its start, then an engine parses it whole), and
+# so does the command line (its columns, then the table). A regular file reads the same each time;
+# a pipe gives its bytes to the first reading and nothing to the second, so `partition-lab score
+# /dev/stdin` said the input was empty. Such a file is copied once (read_stream) and the copy read.
+
+#: Seconds a pipe (``/dev/stdin``, ``<(…)``, a FIFO) may stay silent before its first byte.
+PIPE_WAIT_S = 30.0
+
+
+def is_stream(path) -> bool:
+    """Whether ``path`` names something that can be read only once: a pipe, a FIFO, a terminal or
+    another device (``/dev/stdin``, ``<(…)``), not a regular file. Such a file read twice (the
+    sniff, then the parse) gave its content to the first reading and nothing to the second."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def read_stream(path, sink, *, limit: int | None = None, wait: float | None = None) -> int:
+    """Copy a pipe, FIFO or device (:func:`is_stream`) into ``sink`` (a binary file), once; the bytes
+    copied. A FIFO that no program writes to would block an ``open`` for ever: it is opened without
+    waiting, and refused after ``wait`` seconds (default :data:`PIPE_WAIT_S`) without a byte.
+    ``limit``: refuse more bytes."""
+    path = os.fspath(path)
+    wait = PIPE_WAIT_S if wait is None else wait
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    device = stat.S_ISCHR(os.fstat(fd).st_mode)
+    total, started = 0, False
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLHUP)
+        while True:
+            events = poller.poll(None if started else int(wait * 1000))
+            if not events:
+                raise ValueError(f"{path}: nothing was written to it in {wait:g} s (a pipe or FIFO that no program "
+                                 "writes to?): start the program that writes it, or save the data to a file and give "
+                                 "that")
+            started = True
+            try:
+                data = os.read(fd, 1 << 20)
+            except BlockingIOError:
+                continue
+            if not data:
+                if device or any(ev & select.POLLHUP for _, ev in events):
+                    return total  # the writer is done
+                continue
+            total += len(data)
+            if limit is not None and total > limit:
+                raise ValueError(f"{path} holds more than {limit / 2**20:,.0f} MB: save it to a file and give that")
+            sink.write(data)
+    finally:
+        os.close(fd)
+
+
+class StreamCopies:
+    """A temporary folder of copies of the pipes among some inputs (``with StreamCopies() as c``):
+    :meth:`of` gives a path that can be read as often as needed, :meth:`shown` names each copy
+    in a text as the user named the pipe. The folder goes when the ``with`` block ends."""
+
+    def __init__(self) -> None:
+        self.shown_as: dict[str, str] = {}
+        self._folder: str | None = None
+
+    def __enter__(self) -> "StreamCopies":
+        self._folder = tempfile.mkdtemp(prefix="partition-lab-input-")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def of(self, path: str | None) -> str | None:
+        """``path`` itself, or a copy of it when it is a pipe or a device (:func:`is_stream`)."""
+        if path is None or not is_stream(path):
+            return path
+        folder = os.path.join(self._folder, str(len(self.shown_as)))
+        os.mkdir(folder)
+        copy = os.path.join(folder, os.path.basename(path) or "input")  # the name stays a solution's name
+        with open(copy, "wb") as sink:
+            read_stream(path, sink)
+        self.shown_as[copy] = path
+        return copy
+
+    def shown(self, text: str) -> str:
+        for copy, given in self.shown_as.items():
+            text = text.replace(copy, given)
+        return text
