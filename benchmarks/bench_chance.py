@@ -26,7 +26,7 @@ from sklearn import metrics as skm
 
 import metrics
 from metrics import chance
-from metrics import random_models as rm
+from metrics.chance import models as rm
 
 
 def best_of(fn, repeat: int) -> float:

@@ -1,4 +1,4 @@
-"""The cost model of metrics.limits against measured times: how it was calibrated.
+"""The cost model of metrics.core.limits against measured times: how it was calibrated.
 
     python benchmarks/bench_cost_model.py            # every case (~2 min)
     python benchmarks/bench_cost_model.py --quick    # fewer, smaller cases
@@ -19,8 +19,9 @@ import time
 import numpy as np
 
 import metrics
-from metrics import chance, limits, properties
-from metrics import random_models as rm
+from metrics import chance, properties
+from metrics.core import limits
+from metrics.chance import models as rm
 from metrics import solutions
 
 

@@ -15,7 +15,7 @@ Figures, per page (the app's ``PAGES``; a page file that does not exist yet is s
 
 * **first load** — a fresh server whose very first request is this page (a deep link right after
   ``partition-lab app``, which imports the pages' libraries and fills the heavy pages' caches
-  before it takes requests: ``dashboard/serve.py``, ``dashboard/warm.py``; the CPU of that start is
+  before it takes requests: ``dashboard/server/serve.py``, ``dashboard/server/warm.py``; the CPU of that start is
   printed beside): the page's own imports, whatever its caches still lack, the static files. One
   fresh server per page (about 10 s each); ``--no-cold`` skips them.
 * **new session** — a new browser context (a new student: new session, empty HTTP cache) opening
@@ -31,7 +31,7 @@ Figures, per page (the app's ``PAGES``; a page file that does not exist yet is s
 Targets (issue 10): per step median <= 0.10 s and p95 <= 0.25 s; first load <= 1.5 s; new session
 <= 0.45 s. Each line says PASS or OVER; the exit status is 1 when anything is over.
 
-The server is started exactly as ``partition-lab app`` starts it (``metrics.cli.app_command``: the
+The server is started exactly as ``partition-lab app`` starts it (``dashboard.server.launch.app_command``: the
 options of ``.streamlit/config.toml``), on a free loopback port; ``--opt section.name=value`` adds or
 overrides a server option for an A/B comparison. The browser is Debian's ``/usr/bin/chromium`` driven
 by Playwright (never ``playwright install``). Every server and browser started is stopped on exit.
@@ -51,8 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from e2e_support import CHROMIUM, DONE, app_server  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from tests.e2e.e2e_support import CHROMIUM, DONE, app_server  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 QUIET_S = 0.15          # the server's CPU counter must stand still this long after a rerun

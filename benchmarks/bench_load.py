@@ -42,9 +42,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The browser tests' constants (chromium's path, the rerun-finished selector, the morph marker).
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT))
 from bench_dashboard import BROWSER_ARGS, cpu_seconds, percentile, server, wait_quiet
-from e2e_support import CHROMIUM, DONE, MARKER_JS
+from tests.e2e.e2e_support import CHROMIUM, DONE, MARKER_JS
 
 START_NOISE = 3  # the Compare page's default noise
 

@@ -39,7 +39,7 @@ import numpy as np
 from sklearn import metrics as skm
 
 import metrics
-from metrics import _counting
+from metrics.core.kernels import counting as _counting
 
 AMI_KEYS = {k for k in metrics.MEASURES if k.startswith("ami")}
 KEYS = [k for k in metrics.MEASURES if k not in AMI_KEYS]

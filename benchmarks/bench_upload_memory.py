@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from e2e_support import DONE, app_server, launch  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from tests.e2e.e2e_support import DONE, app_server, launch  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 # page → (URL path and parameters that show its upload panel, the upload input's position among

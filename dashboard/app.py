@@ -1,6 +1,6 @@
 """Partition Lab's entry point: ``partition-lab app`` (an installed package), or
 ``streamlit run dashboard/app.py`` from a checkout; both read ``.streamlit/config.toml``'s options
-(``metrics.cli.APP_DEFAULTS`` carries them for an install).
+(``dashboard.server.settings.APP_DEFAULTS`` carries them for an install).
 
 The page list lives here, one script per page under ``app_pages/``. Not ``pages/``: Streamlit
 auto-discovers that folder as a legacy multipage app and, when the first request after a server
@@ -14,8 +14,8 @@ from importlib.resources import files
 
 import streamlit as st
 
-import dashboard.components.server_process  # noqa: F401 — once per process: one BLAS thread (see there)
-from dashboard.components.state import app_page, enter as enter_page
+import dashboard.server.process  # noqa: F401 — once per process: one BLAS thread (see there)
+from dashboard.ui.state import app_page, enter as enter_page
 
 # The favicon is a file of the installed package, not a Material icon: those are fetched from an
 # outside font server on every load, which fails offline (a lab or exam room often has no internet).
@@ -45,6 +45,6 @@ PAGES = {
 
 page = st.navigation(PAGES)
 # Which page this run draws, and whether it was just entered by a link or a return: the state rule
-# of components/state.py (a link determines the page, a return brings back the session's state).
+# of ui/state.py (a link determines the page, a return brings back the session's state).
 enter_page(page.url_path or "home")
 page.run()

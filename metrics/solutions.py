@@ -17,7 +17,8 @@ better (VI, Mirkin, …) ranks its smallest value first. So ``rand`` and ``mirki
 move in opposite directions, order any set of solutions identically.
 
 Ties. Two values within a relative ``TIE_RTOL`` (absolute ``TIE_ATOL`` near zero) of each other
-are a tie — the rule of the dashboard's Compare page (``math.isclose``). Mathematically equal
+are a tie (:func:`ties`; :func:`prefers` says which of two values a measure prefers) — the one rule
+of every ordering here and of the dashboard's Compare page and Property checker. Mathematically equal
 values computed from different tables (a relabelled solution, entropies summed in another
 order) then stay equal instead of being ordered by a rounding residue; in the sorted values,
 a run of values each within the tolerance of the next is one tie.
@@ -38,14 +39,18 @@ from collections.abc import Set as AbstractSet
 import numpy as np
 import pandas as pd
 
-from .contingency import Contingency
-from .limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget, evaluate_seconds
-from .registry import MEASURES, _check_beta, _check_log_base
+from .core.contingency import Contingency
+from .core.labels import sorted_codes
+from .core.limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget
+from .core.registry import MEASURES, check_beta, check_log_base
+from .measures.costs import evaluate_seconds
 
 __all__ = ["compare_solutions", "rank_solutions", "rank_agreement", "changes_of_mind", "solution_matrix",
-           "compare_seconds", "TIE_RTOL", "TIE_ATOL"]
+           "compare_seconds", "TIE_RTOL", "TIE_ATOL", "ties", "prefers"]
 
+#: The tie rule: two values of a measure within this relative distance of each other are a tie …
 TIE_RTOL = 1e-9
+#: … or within this absolute distance, near zero.
 TIE_ATOL = 1e-12
 
 # Labels that are already compact non-negative integers are their own codes (the rule of
@@ -58,6 +63,23 @@ _PAIR_CHUNK = 1 << 16
 
 CHANGE_COLUMNS = ["measure_a", "measure_b", "solution_1", "solution_2",
                   "value_a_1", "value_a_2", "value_b_1", "value_b_2"]
+
+
+# ---------------------------------------------------------------------- the tie rule
+def ties(a: float, b: float) -> bool:
+    """Whether two values of a measure are a tie: within a relative :data:`TIE_RTOL` of each other,
+    or :data:`TIE_ATOL` near zero (equal infinities tie; NaN ties nothing)."""
+    return math.isclose(a, b, rel_tol=TIE_RTOL, abs_tol=TIE_ATOL)
+
+
+def prefers(measure: str, a: float, b: float) -> str | None:
+    """Which of two values measure ``measure`` prefers, by its registered direction: ``"a"``,
+    ``"b"``, ``"tie"`` (:func:`ties`), or None when either is NaN (not defined for that table)."""
+    if math.isnan(a) or math.isnan(b):
+        return None
+    if ties(a, b):
+        return "tie"
+    return "a" if (a > b) == MEASURES[measure].higher_is_better else "b"
 
 
 # ---------------------------------------------------------------------- input checks
@@ -141,8 +163,9 @@ def _labels_array(labels, what: str) -> np.ndarray:
 
 
 def _codes(labels, what: str) -> np.ndarray:
-    """One labeling as integer codes 0..k-1, factorized once (a hash, in order of first
-    appearance); compact non-negative integers are their own codes, as in from_labels."""
+    """One labeling as integer codes 0..k-1, factorized once in the one label order
+    (:func:`metrics.core.labels.sorted_codes`); compact non-negative integers are their own codes,
+    as in from_labels."""
     arr = _labels_array(labels, what)
     if arr.size == 0:
         raise ValueError(f"{what} holds no items")
@@ -153,7 +176,7 @@ def _codes(labels, what: str) -> np.ndarray:
         if lo >= 0 and hi < 2 * arr.size + _COMPACT_SLACK:
             return arr.astype(np.int64, copy=False)
     try:
-        codes, uniques = pd.factorize(arr, use_na_sentinel=True)
+        codes, uniques = sorted_codes(arr)
     except TypeError:
         raise ValueError(f"{what} has an unhashable label (labels must be hashable: tuples, not lists)") from None
     if codes.min() < 0:
@@ -235,7 +258,7 @@ def _sample_tables(rows, cols_of, count: int) -> list[Contingency]:
 
 def compare_seconds(gold, solutions, measures=None) -> float:
     """Estimated seconds of one core of :func:`compare_solutions` with these arguments (the
-    cost model of :mod:`metrics.limits`, applied to three of the solutions' tables)."""
+    cost model of :mod:`metrics.core.limits`, applied to three of the solutions' tables)."""
     keys = _measure_keys(measures)
     names, labelings = _collection(solutions)
     gold_codes = _codes(gold, "gold")
@@ -292,8 +315,8 @@ def compare_solutions(gold, solutions, measures=None, log_base: float = math.e,
     ``progress(done, total)`` is called after each solution.
     """
     keys = _measure_keys(measures)
-    _check_log_base(log_base)
-    _check_beta(beta)
+    check_log_base(log_base)
+    check_beta(beta)
     checked_budget(budget)
     names, labelings = _collection(solutions)
     gold_codes = _codes(gold, "gold")
@@ -525,8 +548,8 @@ def solution_matrix(solutions, measure: str, *, log_base: float = math.e, beta: 
         raise ValueError(f"{measure} is not symmetric (its value changes when the two solutions swap roles), "
                          f"so a solution-vs-solution matrix has no single value per cell; symmetric measures: "
                          f"{', '.join(symmetric)}")
-    _check_log_base(log_base)
-    _check_beta(beta)
+    check_log_base(log_base)
+    check_beta(beta)
     checked_budget(budget)
     names, labelings = _collection(solutions)
     _check_container(labelings[0], f"solution {names[0]!r}")

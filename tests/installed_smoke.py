@@ -38,7 +38,8 @@ def main(checkout: Path) -> dict:
     report: dict = {}
     import dashboard
     import metrics
-    from metrics import cli, gallery
+    from dashboard.server import launch
+    from metrics.papers import gallery
 
     for module in (metrics, dashboard):
         where = Path(module.__file__).resolve()
@@ -70,11 +71,11 @@ def main(checkout: Path) -> dict:
         assert len(frame) > 200 and set(frame["status"]) <= set(gallery.STATUSES)
     report["gallery_rows"] = len(frame)
 
-    from dashboard.components.presets import load_presets
+    from dashboard.ui.presets import load_presets
     report["presets"] = len(load_presets())
 
     from streamlit.testing.v1 import AppTest
-    app = cli.dashboard_app_path()
+    app = launch.dashboard_app_path()
     pages = sorted(p.name for p in (app.parent / "app_pages").glob("*.py"))
     assert pages, f"no pages installed next to {app}"
     with timed(report, "pages"):

@@ -4,7 +4,7 @@ A crash of a C extension (scipy's perm sampler segfaulted on [[5·10^11, 1], [1,
 the process that calls it, so every call here runs in a child interpreter: a segmentation fault,
 a hang (the child's timeout) or an exception other than ValueError is a test failure naming the
 call, not a dead test run. The contract, for every call on every table the library accepts:
-a result, or a ``ValueError`` (a hard limit of ``metrics.limits``, or a ``CostError`` over the
+a result, or a ``ValueError`` (a hard limit of ``metrics.core.limits``, or a ``CostError`` over the
 budget) — nothing else, and never a wait of minutes.
 
 * :func:`test_the_issue_s_calls` — the calls of the issue and the other extremes found while
@@ -33,8 +33,10 @@ import json, math, sys
 import numpy as np
 from scipy import sparse
 import metrics
-from metrics import Contingency, chance, generators, limits, properties
-from metrics import random_models as rm
+from metrics import Contingency, chance, properties
+from metrics.papers import generators
+from metrics.core import limits
+from metrics.chance import models as rm
 
 BUDGET = 1.0  # a fuzzed call that is allowed stays short
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import metrics
-from metrics import expected
+from metrics.measures import expected
 from metrics import solutions as sol_mod
 
 M = metrics.MEASURES

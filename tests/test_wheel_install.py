@@ -18,8 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests import ROOT
 
 
 @pytest.fixture(scope="module")

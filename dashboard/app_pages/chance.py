@@ -16,33 +16,35 @@ import numpy as np
 import streamlit as st
 
 import metrics
-from dashboard.components import chance_charts as cc
-from dashboard.components import chance_views as cv
-from dashboard.components.charts import table_heatmap
-from dashboard.components.controls import shared_controls
-from dashboard.components.presets import load_presets
-from dashboard.components.readout import escape_markdown, format_number, show_frame
-from dashboard.components.state import Param, page_state, url_commit, url_state
+from dashboard.chance import charts as cc
+from dashboard.chance import views as cv
+from dashboard.chance import data as cdata
+from dashboard.chance import vocabulary as cvocab
+from dashboard.ui.figures.charts import table_heatmap
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.presets import load_presets
+from dashboard.ui.readout import escape_markdown, format_number, show_frame
+from dashboard.ui.state import Param, page_state, url_commit, url_state
 from metrics import chance
-from metrics.formatting import frame_csv
+from metrics.core.formatting import frame_csv
 
-# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 # ch_table carries the Table lab's table when ch_t is "lab"; an upload's widgets go with a reset.
 page_state("chance",
-           Param(cv.TAB_KEY, cv.SWEEP_TAB, bound=True, options=cv.TABS),
-           Param("ch_seed", cv.DEFAULT_SEED, bound=True, lo=0, hi=2**31 - 1),
-           Param("ch_sm", cv.DEFAULT_SWEEP["ch_sm"], options=cv.SWEEP_MODELS, what="random model"),
-           Param("ch_n", cv.DEFAULT_SWEEP["ch_n"], options=cv.N_OPTIONS, what="number of items"),
-           Param("ch_r", cv.DEFAULT_SWEEP["ch_r"], options=cv.CLASS_OPTIONS, what="number of classes"),
-           Param("ch_sd", cv.DEFAULT_SWEEP["ch_sd"], options=cv.SWEEP_DRAWS, what="number of random labelings"),
-           Param("ch_m", cv.DEFAULT_SWEEP_KEYS, options=metrics.MEASURES, what="measure"),
-           Param("ch_t", cv.DEFAULT_TABLE["ch_t"], options=lambda: [*load_presets(), cv.LAB, cv.UPLOAD],
+           Param(cvocab.TAB_KEY, cvocab.SWEEP_TAB, bound=True, options=cvocab.TABS),
+           Param("ch_seed", cvocab.DEFAULT_SEED, bound=True, lo=0, hi=2**31 - 1),
+           Param("ch_sm", cvocab.DEFAULT_SWEEP["ch_sm"], options=cvocab.SWEEP_MODELS, what="random model"),
+           Param("ch_n", cvocab.DEFAULT_SWEEP["ch_n"], options=cvocab.N_OPTIONS, what="number of items"),
+           Param("ch_r", cvocab.DEFAULT_SWEEP["ch_r"], options=cvocab.CLASS_OPTIONS, what="number of classes"),
+           Param("ch_sd", cvocab.DEFAULT_SWEEP["ch_sd"], options=cvocab.SWEEP_DRAWS, what="number of random labelings"),
+           Param("ch_m", cvocab.DEFAULT_SWEEP_KEYS, options=metrics.MEASURES, what="measure"),
+           Param("ch_t", cvocab.DEFAULT_TABLE["ch_t"], options=lambda: [*load_presets(), cvocab.LAB, cvocab.UPLOAD],
                  what="table"),
            Param("ch_table", table=True),
-           Param("ch_model", cv.DEFAULT_TABLE["ch_model"], options=chance.MODELS, what="random model"),
-           Param("ch_td", cv.DEFAULT_TABLE["ch_td"], options=cv.TABLE_DRAWS, what="number of random labelings"),
+           Param("ch_model", cvocab.DEFAULT_TABLE["ch_model"], options=chance.MODELS, what="random model"),
+           Param("ch_td", cvocab.DEFAULT_TABLE["ch_td"], options=cvocab.TABLE_DRAWS, what="number of random labelings"),
            Param("ch_fam", list(metrics.FAMILIES), options=metrics.FAMILIES, what="family"),
-           Param("ch_look", cv.DEFAULT_TABLE["ch_look"], options=metrics.MEASURES, what="measure"),
+           Param("ch_look", cvocab.DEFAULT_TABLE["ch_look"], options=metrics.MEASURES, what="measure"),
            clear=("ch_upload_",))
 settings = shared_controls()
 st.title("Chance")
@@ -52,14 +54,14 @@ st.caption("Is a score better than chance? Random labelings score too, and unadj
            "registered measure.")
 with st.expander("The five random models (Gates & Ahn 2017, *The impact of random models on clustering "
                  "similarity*, JMLR 18)"):
-    st.markdown("\n".join(f"- **{m}** — {cv.MODEL_TEXT[m]}." for m in chance.MODELS))
+    st.markdown("\n".join(f"- **{m}** — {cvocab.MODEL_TEXT[m]}." for m in chance.MODELS))
     st.caption("Adjusted indices (ARI, AMI) subtract the expectation under perm. Expectations are exact where a "
                "closed form exists — Rand under every model; under perm every measure affine in the mutual "
                "information or in the pair counts, and BCubed and element-centric similarity — and Monte Carlo "
                "means, with their standard error, elsewhere (`metrics.chance.is_exact` says which).")
 presets = load_presets()
 
-seed = st.number_input("Seed of the random labelings", min_value=0, max_value=2**31 - 1, value=cv.DEFAULT_SEED,
+seed = st.number_input("Seed of the random labelings", min_value=0, max_value=2**31 - 1, value=cvocab.DEFAULT_SEED,
                        step=1, key="ch_seed", bind="query-params", width=260,
                        help="The same seed draws the same random labelings, so a link reproduces every chart. "
                             "Change it to see how much a Monte Carlo result moves.")
@@ -91,31 +93,31 @@ def sweep_tab() -> None:
                "bounded.")
     c1, c2, c3, c4 = st.columns([3, 3, 4, 4])
     with c1:
-        model = choice("ch_sm", cv.SWEEP_MODELS, "Random model", str,
+        model = choice("ch_sm", cvocab.SWEEP_MODELS, "Random model", str,
                        help="num1: the gold classes stay as they are (scikit-learn's first experiment); num: the "
                             "classes are random too (its second); perm: both shuffled with balanced sizes kept. "
                             "all and all1 draw the number of clusters at random, so they have no k to sweep.")
     with c2:
-        n = int(choice("ch_n", cv.N_OPTIONS, "Items n"))
+        n = int(choice("ch_n", cvocab.N_OPTIONS, "Items n"))
     with c3:
-        n_classes = int(choice("ch_r", cv.CLASS_OPTIONS, "Gold classes"))
+        n_classes = int(choice("ch_r", cvocab.CLASS_OPTIONS, "Gold classes"))
     with c4:
-        samples = int(choice("ch_sd", cv.SWEEP_DRAWS, "Random labelings per k"))
-    st.caption(f"**{model}**: {escape_markdown(cv.SWEEP_MODEL_TEXT[model])}.")
+        samples = int(choice("ch_sd", cvocab.SWEEP_DRAWS, "Random labelings per k"))
+    st.caption(f"**{model}**: {escape_markdown(cvocab.SWEEP_MODEL_TEXT[model])}.")
     url_state("ch_m")
     keys = st.multiselect("Measures", list(metrics.MEASURES), key="ch_m", format_func=symbol_name)
     url_commit("ch_m")
     if not keys:
         st.info("Choose at least one measure.")
         return
-    problem = cv.sweep_problem(n, samples, n_classes, (model,), keys)
+    problem = cdata.sweep_problem(n, samples, n_classes, (model,), keys)
     if problem:
         st.error(problem)
         return
     try:
-        summary = cv.sweep_summary(n, n_classes, model, samples, seed, settings.log_base, settings.beta, keys)
+        summary = cdata.sweep_summary(n, n_classes, model, samples, seed, settings.log_base, settings.beta, keys)
     except ValueError as exc:
-        st.error(f"These random clusterings cannot be drawn: {escape_markdown(cv.library_reason(exc))}.")
+        st.error(f"These random clusterings cannot be drawn: {escape_markdown(cdata.library_reason(exc))}.")
         return
     missing = [k for k in keys if k not in set(summary["key"])]
     if missing:
@@ -135,30 +137,30 @@ def table_controls() -> tuple[str, int]:
         model = choice("ch_model", chance.MODELS, "Random model", str,
                        help="What counts as chance: see 'The five random models' above.")
     with c2:
-        samples = int(choice("ch_td", cv.TABLE_DRAWS, "Random labelings"))
-    st.caption(f"**{model}**: {escape_markdown(cv.MODEL_TEXT[model])}.")
+        samples = int(choice("ch_td", cvocab.TABLE_DRAWS, "Random labelings"))
+    st.caption(f"**{model}**: {escape_markdown(cvocab.MODEL_TEXT[model])}.")
     return model, samples
 
 
 def null_result(t: metrics.Contingency, label: str, model: str, samples: int):
     """The table's null distribution, or None with the reason shown in the page's words."""
-    problem = cv.table_problem(t, model, samples, what=label)
+    problem = cdata.table_problem(t, model, samples, what=label)
     if problem:
         st.error(problem)
         return None
     try:
-        return cv.table_null(t, model, samples, seed, settings.log_base, settings.beta)
+        return cdata.table_null(t, model, samples, seed, settings.log_base, settings.beta)
     except ValueError as exc:
-        st.error(f"These random labelings cannot be drawn: {escape_markdown(cv.library_reason(exc))}.")
+        st.error(f"These random labelings cannot be drawn: {escape_markdown(cdata.library_reason(exc))}.")
         return None
 
 
-def closeup(result: cv.NullResult, samples: int) -> None:
+def closeup(result: cdata.NullResult, samples: int) -> None:
     """One measure's random labelings in its own units."""
     options = list(result.draws.columns)
     url_state("ch_look", options)
     if st.session_state.get("ch_look") not in options:
-        default = cv.DEFAULT_TABLE["ch_look"]
+        default = cvocab.DEFAULT_TABLE["ch_look"]
         st.session_state["ch_look"] = default if default in options else options[0]
     key = st.selectbox("Look closer at one measure", options, key="ch_look", format_func=symbol_name)
     url_commit("ch_look")
@@ -201,7 +203,7 @@ def table_tab() -> None:
         return
     st.markdown(f"**Each measure of {escape_markdown(picked.label)} against {format_number(samples)} random "
                 f"labelings under {model}**")
-    st.plotly_chart(cv.null_chart(cv.cells_key(picked.table), model, samples, seed, settings.log_base,
+    st.plotly_chart(cv.null_chart(cdata.cells_key(picked.table), model, samples, seed, settings.log_base,
                                   settings.beta, tuple(keys), result), key="ch_null_chart", width="stretch")
     st.caption(f"One row per measure on the common goodness scale (0 = worst, 1 = best, from each measure's range and "
                f"direction): the grey line spans {cc.band_text()} of the random labelings, the blue box "
@@ -214,7 +216,7 @@ def table_tab() -> None:
               and m.family in (families or [])]
     if absent:
         st.caption(f"Not computed for this table: {escape_markdown(', '.join(absent))}.")
-    frame = cv.profile_table(picked.table, model, samples, seed, settings.log_base, settings.beta, tuple(keys))
+    frame = cdata.profile_table(picked.table, model, samples, seed, settings.log_base, settings.beta, tuple(keys))
     show_frame(frame, key="ch_profile", percent=["percentile"], sortable=False, hide_index=True, width="stretch",
                column_order=[c for c in frame.columns if c != "key"],
                column_config={c: {"label": cv.PROFILE_LABELS.get(c, c), "help": h} for c, h in cv.PROFILE_HELP.items()})
@@ -235,29 +237,29 @@ def ami_tab() -> None:
                "adjusted index (scikit-learn issue #20066). Every one does under the model AMI assumes (perm): its "
                "expectation is 0. The charts show how far that carries to the other models.")
     st.subheader("Along the number of clusters")
-    n = int(cv.param_value("ch_n", cv.N_OPTIONS, cv.DEFAULT_SWEEP["ch_n"]))
-    n_classes = int(cv.param_value("ch_r", cv.CLASS_OPTIONS, cv.DEFAULT_SWEEP["ch_r"]))
-    samples = int(cv.param_value("ch_sd", cv.SWEEP_DRAWS, cv.DEFAULT_SWEEP["ch_sd"]))
-    st.caption(f"The settings of the '{cv.SWEEP_TAB}' tab: n = {format_number(n)} items, "
+    n = int(cv.param_value("ch_n", cvocab.N_OPTIONS, cvocab.DEFAULT_SWEEP["ch_n"]))
+    n_classes = int(cv.param_value("ch_r", cvocab.CLASS_OPTIONS, cvocab.DEFAULT_SWEEP["ch_r"]))
+    samples = int(cv.param_value("ch_sd", cvocab.SWEEP_DRAWS, cvocab.DEFAULT_SWEEP["ch_sd"]))
+    st.caption(f"The settings of the '{cvocab.SWEEP_TAB}' tab: n = {format_number(n)} items, "
                f"{format_number(n_classes)} gold classes, {format_number(samples)} random labelings per k. Blue: "
                f"AMI_x; orange: NMI_x; bands: {cc.band_text()} of the random labelings.")
-    problem = cv.sweep_problem(n, samples, n_classes, cv.SWEEP_MODELS, cc.NORMALISATION_KEYS)
+    problem = cdata.sweep_problem(n, samples, n_classes, cvocab.SWEEP_MODELS, cc.NORMALISATION_KEYS)
     if problem:
         st.error(problem)
     else:
-        summaries = {m: cv.sweep_summary(n, n_classes, m, samples, seed, settings.log_base, settings.beta,
-                                         cc.NORMALISATION_KEYS) for m in cv.SWEEP_MODELS}
+        summaries = {m: cdata.sweep_summary(n, n_classes, m, samples, seed, settings.log_base, settings.beta,
+                                         cc.NORMALISATION_KEYS) for m in cvocab.SWEEP_MODELS}
         st.plotly_chart(cv.ami_sweep_chart(n, n_classes, samples, seed, settings.log_base, settings.beta, summaries),
                         key="ch_ami_sweep_chart", width="stretch")
         st.markdown(cv.ami_sweep_sentence(summaries, n))
     st.subheader("For a table, under every model")
     picked = cv.table_picker(presets)
-    samples = int(cv.param_value("ch_td", cv.TABLE_DRAWS, cv.DEFAULT_TABLE["ch_td"]))
+    samples = int(cv.param_value("ch_td", cvocab.TABLE_DRAWS, cvocab.DEFAULT_TABLE["ch_td"]))
     if picked is None:
         return
     profiles, skipped = {}, []
     for model in chance.MODELS:
-        problem = cv.table_problem(picked.table, model, samples, what=picked.label)
+        problem = cdata.table_problem(picked.table, model, samples, what=picked.label)
         if problem and not picked.table.is_integer:
             st.error(problem)
             return
@@ -272,7 +274,7 @@ def ami_tab() -> None:
     rows = cc.ami_table_rows(profiles)
     if rows.empty:
         return
-    st.caption(f"{format_number(samples)} random labelings per model (the '{cv.TABLE_TAB}' tab's setting). Left: "
+    st.caption(f"{format_number(samples)} random labelings per model (the '{cvocab.TABLE_TAB}' tab's setting). Left: "
                f"chance's own score on each AMI variant under each model, ± {format_number(cc.ERROR_BAR_SE)} "
                "standard errors where it is a Monte Carlo mean. Right: each NMI variant adjusted for chance under "
                "each model, (NMI − E)/(1 − E), beside AMI itself (black). One y-axis for both.")
@@ -283,7 +285,7 @@ def ami_tab() -> None:
 # Three tabs bound to the URL (?ch_tab=…), so a link opens any of them; only the open tab runs.
 # Each tab is a fragment: its controls rerun the tab alone, not the app's navigation and sidebar
 # (the seed and the sidebar's settings, outside, rerun the page).
-tab_sweep, tab_table, tab_ami = st.tabs(list(cv.TABS), key=cv.TAB_KEY, bind="query-params")
+tab_sweep, tab_table, tab_ami = st.tabs(list(cvocab.TABS), key=cvocab.TAB_KEY, bind="query-params")
 if tab_sweep.open:
     with tab_sweep:
         sweep_tab()

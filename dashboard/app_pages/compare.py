@@ -4,20 +4,22 @@ import numpy as np
 import streamlit as st
 
 import metrics
-from metrics.formatting import frame_csv
-from dashboard.components import facts, morph
-from dashboard.components.charts import cached_preference_figure, fmt, table_heatmap
-from dashboard.components.compare import DISAGREES_HELP, preference_table, verdict
-from dashboard.components.controls import shared_controls
-from dashboard.components.presets import load_presets
-from dashboard.components.sources import solution_picker
-from dashboard.components.state import Param, page_state, url_commit, url_state
-from dashboard.components.readout import show_frame
-from dashboard.components.tables import evaluate_cached
+from metrics.core.formatting import frame_csv
+from dashboard.papers import facts
+from dashboard.compare import morph
+from dashboard.compare.charts import cached_preference_figure
+from dashboard.ui.figures.charts import fmt, table_heatmap
+from dashboard.compare.view import DISAGREES_HELP, preference_table, verdict
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.presets import load_presets
+from dashboard.ui.sources import solution_picker
+from dashboard.ui.state import Param, page_state, url_commit, url_state
+from dashboard.ui.readout import show_frame
+from dashboard.ui.tables import evaluate_cached
 
 DEFAULT_KEYS = ["v_measure", "nvi", "vi", "ari", "vd_n"]
 
-# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 # a_table / b_table carry the Table lab's table when a side is "lab"; an upload's widgets go with a reset.
 page_state("compare",
            Param("a", "rr_singletons", what="table"), Param("b", "rr_solution_r", what="table"),

@@ -4,17 +4,17 @@ Experiments 1–3 re-run."""
 import streamlit as st
 
 import metrics
-from dashboard.components import fuzzy_views as fz
-from dashboard.components.charts import fmt
-from dashboard.components.controls import shared_controls
-from dashboard.components.readout import show_frame
-from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
-from metrics import experiments
+from dashboard.fuzzy import views as fz
+from dashboard.ui.figures.charts import fmt
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.readout import show_frame
+from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
+from metrics.papers import experiments
 
 E1_SIZES = [16, 32, 64, 128, 256, 512]  # Experiment 1's choices of the largest data size
 EXPERIMENT_TABS = ["Experiment 1: data size", "Experiment 2: random clusterings", "Experiment 3: softness"]
 
-# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 page_state("fuzzy_lab",
            Param("fz_n", 100, bound=True, lo=10, hi=500),
            Param("fz_scheme", "halving", options=fz.SCHEME_LABELS, what="ambiguity scheme"),
@@ -113,7 +113,7 @@ def playground(log_base: float, beta: float) -> None:
         st.error(f"These settings do not make a data set: {exc}. Change the sliders.")
         return
     softness = curve.softness
-    # The rule metrics.experiments.ambiguity_sweep uses, so the sweep below passes through this point.
+    # The rule metrics.papers.experiments.ambiguity_sweep uses, so the sweep below passes through this point.
     here = experiments.closest_step([s / 100 for s in softness], soft / 100)
     variants_fig, curve_fig = fz.curve_figures(*params, measure, log_base, beta, here)
     symbol = metrics.MEASURES[measure].symbol

@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from dashboard.components import gallery_views as gv
-from dashboard.components.controls import shared_controls
-from dashboard.components.readout import show_frame
-from dashboard.components.state import Param, page_state, url_commit, url_state
-from metrics import gallery
+from dashboard.papers import gallery as gv
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.readout import show_frame
+from dashboard.ui.state import Param, page_state, url_commit, url_state
+from metrics.papers import gallery
 
-# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 page_state("gallery", Param("gal_p", list(gallery.PAPERS), options=gallery.PAPERS, what="paper"),
            Param("gal_open", False, bound=True))
 shared_controls()

@@ -5,15 +5,15 @@ paper's grid beside its printed Table 2 (second tab, ``?g_tab=Properties P1–P7
 import streamlit as st
 
 import metrics
-from dashboard.components import generator_views as gv
-from dashboard.components.charts import cached_goodness_figure, fmt, table_heatmap
-from dashboard.components.controls import shared_controls
-from dashboard.components.measures import measures_frame, show_measures
-from dashboard.components.readout import show_frame
-from dashboard.components.state import Param, page_state, url_commit, url_state
-from dashboard.components.tables import evaluate_cached
+from dashboard.generator import views as gv
+from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.measures import measures_frame, show_measures
+from dashboard.ui.readout import show_frame
+from dashboard.ui.state import Param, page_state, url_commit, url_state
+from dashboard.ui.tables import evaluate_cached
 from metrics import properties
-from metrics.formatting import frame_csv
+from metrics.core.formatting import frame_csv
 
 DEFAULT_AXIS = "eps1"
 # The measures of the paper's Table 2, plus NVI, ARI and BCubed F for contrast.
@@ -25,7 +25,7 @@ def _symbol(k: str) -> str:
     return f"{metrics.MEASURES[k].symbol} — {metrics.MEASURES[k].name}"
 
 
-# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 page_state("generator_lab",
            *(Param(p.key, p.default, bound=True, options=p.options or None, lo=None if p.options else p.lo,
                    hi=None if p.options else p.hi) for p in gv.PARAMS.values()),
@@ -41,7 +41,7 @@ st.title("Generator lab")
 st.caption("Dom's parametric family of clusterings as extended by Rosenberg & Hirschberg (2007, §4): |C| useful "
            "classes matched to |Ku| useful clusters, error mass ε1 on the non-matching pairs, ε2 in |Knoise| noise "
            "clusters and ε3 in |Cnoise| noise classes. The defaults build the paper's Figure 3. Every table comes "
-           "from `metrics.generators.dom`, every value from `metrics`.")
+           "from `metrics.papers.generators.dom`, every value from `metrics`.")
 
 def table_section(t: metrics.Contingency, settings) -> None:
     """The generated table as a heatmap, every measure on the goodness scale, all values."""
@@ -99,7 +99,7 @@ def sweep_section(params: dict, integer: bool, settings) -> None:
         st.caption(f"Left out {len(skipped)} value(s) of {symbol} that cannot be built ({xs}): {skipped[0][1]}.")
     gaps = [k for k, g in curve.groupby("key", sort=False) if g["value"].isna().any()]
     if gaps:
-        why = sorted({metrics.registry.DOMAINS[metrics.MEASURES[k].domain] for k in gaps})
+        why = sorted({metrics.core.registry.DOMAINS[metrics.MEASURES[k].domain] for k in gaps})
         st.caption(f"Gaps: {', '.join(metrics.MEASURES[k].symbol for k in gaps)} not defined for some of these "
                    f"tables — {'; '.join(why)}.")
 

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from dashboard.components.controls import shared_controls
-from dashboard.components.lesson import STEPS, step_number
-from dashboard.components.scenarios import SCENARIOS
-from dashboard.components.state import page_link, page_state
+from dashboard.ui.controls import shared_controls
+from dashboard.lesson.steps import STEPS, step_number
+from dashboard.lesson.scenarios import SCENARIOS
+from dashboard.ui.state import page_link, page_state
 
 page_state("home")  # no controls of its own; its links carry the sidebar's settings
 shared_controls()

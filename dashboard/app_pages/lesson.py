@@ -1,14 +1,14 @@
 """Lesson — the papers' arguments step by step, one step per URL (``lesson?step=N``): a short
 narrative, the one chart that proves the claim, and links into the full page in the same state.
-The steps are ``dashboard.components.lesson.STEPS``."""
+The steps are ``dashboard.lesson.steps.STEPS``."""
 
 import streamlit as st
 
-from dashboard.components import facts
-from dashboard.components import lesson as ls
-from dashboard.components.controls import shared_controls
-from dashboard.components.safe_text import md
-from dashboard.components.state import Param, page_state
+from dashboard.papers import facts
+from dashboard.lesson import steps as ls
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.safe_text import md
+from dashboard.ui.state import Param, page_state
 
 page_state("lesson", Param("step", "1", what="step"))  # the URL's step (read below); Reset → step 1
 settings = shared_controls()

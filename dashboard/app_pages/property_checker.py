@@ -2,20 +2,20 @@
 that scale, transpose, split and merge a table, VI's range against NVI's, and every measure ×
 property beside Wu et al.'s printed Table 12."""
 
-import math
 
 import streamlit as st
 
 import metrics
-from dashboard.components import facts
-from dashboard.components import property_views as pv
-from dashboard.components.charts import fmt, table_heatmap
-from dashboard.components.controls import shared_controls
-from dashboard.components.presets import load_presets
-from dashboard.components.readout import escape_markdown
-from dashboard.components.state import Param, page_state, url_commit, url_state
-from dashboard.components.tables import evaluate_cached
-from metrics import generators
+from metrics import solutions
+from dashboard.papers import facts
+from dashboard.properties import views as pv
+from dashboard.ui.figures.charts import fmt, table_heatmap
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.presets import load_presets
+from dashboard.ui.readout import escape_markdown
+from dashboard.ui.state import Param, page_state, url_commit, url_state
+from dashboard.ui.tables import evaluate_cached
+from metrics.papers import generators
 
 DEFAULT_MEASURE = "vi"
 DEFAULT_TABLE = "rh_figure3"
@@ -32,11 +32,11 @@ def _value(values: dict, key: str) -> str:
 def _same(a: dict, b: dict, key: str) -> str:
     if key not in a or key not in b:
         return "cannot be compared (not defined for one of the tables)"
-    # Equal up to floating-point rounding: the tolerance metrics' own checks use.
-    return "**equal**" if math.isclose(a[key], b[key], rel_tol=1e-9, abs_tol=1e-12) else "**different**"
+    # Equal up to floating-point rounding: the tie rule of metrics.solutions.
+    return "**equal**" if solutions.ties(a[key], b[key]) else "**different**"
 
 
-# The page's state (components/state.py): a link names some of these, the rest take their defaults
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults
 # (the clusters to split or merge default to the chosen table's first ones, decided when drawn).
 page_state("property_checker",
            Param("p_m", DEFAULT_MEASURE, options=metrics.MEASURES, what="measure"),
@@ -84,7 +84,7 @@ def demos(key: str, result: dict, settings) -> None:
     slider reruns only the demos (the matrix below does not depend on them). Only the open tab
     runs (the tabs are bound to the URL: ``?p_tab=…`` opens one): a new measure or table
     redraws one demo, not four. The closed tabs' widgets keep their values (bound ones are
-    kept by Streamlit, keyed options by components/state.py)."""
+    kept by Streamlit, keyed options by ui/state.py)."""
     m = metrics.MEASURES[key]
     st.subheader("See it happen")
     presets = load_presets()
@@ -106,7 +106,7 @@ def demos(key: str, result: dict, settings) -> None:
             curve = pv.scale_curve(t, key, tuple(range(1, 11)), settings.log_base, settings.beta)
             st.plotly_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
                             key="pc_scale_chart", width="stretch")
-            st.caption(f"{m.symbol} of `metrics.generators.scale(table, λ)` for λ = 1…10. An n-invariant measure draws a "
+            st.caption(f"{m.symbol} of `metrics.papers.generators.scale(table, λ)` for λ = 1…10. An n-invariant measure draws a "
                        "flat line; pair counts C(λx, 2) do not scale with λ, so pair-counting measures drift.")
 
     if tab_t.open:
@@ -179,7 +179,7 @@ def demos(key: str, result: dict, settings) -> None:
                     st.plotly_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}", m.symbol,
                                                    current_x=parts), key="pc_split_chart", width="stretch")
             verdict = "is" if result["convex_additivity"]["holds"] else "is not"
-            st.caption(f"`metrics.generators.split` divides every cell of the cluster equally (whole items by largest "
+            st.caption(f"`metrics.papers.generators.split` divides every cell of the cluster equally (whole items by largest "
                        f"remainder), so each class keeps its share in every part: the new clustering refines the old one. "
                        f"Convex additivity says a measure of a partition against its refinement is the size-weighted mean "
                        f"of the measure within each block — splits and merges act locally. {m.symbol} {verdict} convex "
@@ -193,7 +193,7 @@ def demos(key: str, result: dict, settings) -> None:
             st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport 2009). "
                        f"Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "
                        f"{facts.nvi_reference_text(pv.CLASS_SIZE)} Values in {settings.unit}, from `metrics.evaluate` of "
-                       "`metrics.generators`' tables.")
+                       "`metrics.papers.generators`' tables.")
 
 
 demos(key, result, settings)

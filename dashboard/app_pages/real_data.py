@@ -5,15 +5,15 @@ number of clusters (Rosenberg & Hirschberg Fig. 4/5, Wu et al. Fig. 6) and the u
 import streamlit as st
 
 import metrics
-from dashboard.components import real_data_views as rd
-from dashboard.components.controls import shared_controls
-from dashboard.components.readout import format_number as fmt
-from dashboard.components.readout import escape_markdown, show_frame
-from dashboard.components.solutions_views import real_data_link_params
-from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
+from dashboard.real_data import views as rd
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.readout import format_number as fmt
+from dashboard.ui.readout import escape_markdown, show_frame
+from dashboard.solutions.views import real_data_link_params
+from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
 
 DEFAULT_ALGOS = ["kmeans", "ward"]
-# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 page_state("real_data",
            Param("rd_data", "iris", options=rd.DATASETS, what="data set"),
            Param("rd_algo", DEFAULT_ALGOS, options=rd.ALGORITHMS, what="algorithm"),

@@ -3,23 +3,23 @@ whether the measures agree (Kendall τ), where two of them change their minds, o
 clusters against the gold classes (Sankey), and any two opened in Compare.
 
 Sources: the papers' presets (tables spelled out as labels of the same items — see
-``components/solutions_views.py``), the Real data page's runs over k (its link names them), or
+``solutions/views.py``), the Real data page's runs over k (its link names them), or
 the user's files. Every value is ``metrics.compare_solutions`` and its companions.
 """
 
 import streamlit as st
 
 import metrics
-from metrics.formatting import frame_csv
-from dashboard.components import real_data_views as rd
-from dashboard.components import solutions_views as sv
-from dashboard.components.controls import shared_controls
-from dashboard.components.presets import load_presets
-from dashboard.components.readout import escape_markdown, format_number, show_frame
-from dashboard.components.solutions_upload import upload_source
-from dashboard.components.state import Param, page_link, page_state, url_commit, url_state
+from metrics.core.formatting import frame_csv
+from dashboard.real_data import views as rd
+from dashboard.solutions import views as sv
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.presets import load_presets
+from dashboard.ui.readout import escape_markdown, format_number, show_frame
+from dashboard.solutions.upload import upload_source
+from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
 
-# The page's state (components/state.py): a link names some of these, the rest take their defaults.
+# The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 # sol_ma/sol_mb, sol_sankey, sol_a/sol_b default to what the page computes (the most divided pair of
 # measures, the first solutions); an upload's widgets go with a link or a reset.
 page_state("solutions",

@@ -3,19 +3,19 @@
 import streamlit as st
 
 import metrics
-from dashboard.components.charts import cached_goodness_figure, fmt, table_heatmap
-from dashboard.components.controls import shared_controls
-from dashboard.components.editor import DEFAULT_PRESET, load_table, table_editor
-from dashboard.components.measures import (download_buttons, keys_for, measures_frame, show_formulas,
+from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.editor import DEFAULT_PRESET, load_table, table_editor
+from dashboard.ui.measures import (download_buttons, keys_for, measures_frame, show_formulas,
                                            show_measures)
-from dashboard.components.presets import load_presets
-from dashboard.components.state import Param, kept, page_link, page_state, url_commit, url_state
-from dashboard.components.tables import encode_table, evaluate_cached, table_csv
-from dashboard.components.upload import upload_panel
+from dashboard.ui.presets import load_presets
+from dashboard.ui.state import Param, kept, page_link, page_state, url_commit, url_state
+from dashboard.ui.tables import encode_table, evaluate_cached, table_csv
+from dashboard.ui.upload import upload_panel
 
 EDITABLE_CELLS = 2500  # an uploaded table this small can be copied into the editor
 
-# The page's state (components/state.py). `table` is the edited table in the URL (editor.py); the
+# The page's state (ui/state.py). `table` is the edited table in the URL (editor.py); the
 # editor's session keys and the upload panel's widgets are derived state (`lab_version` is not: editor
 # keys must never be reused).
 page_state("table_lab",

@@ -55,15 +55,16 @@ inside the functions that need them, so ``import metrics`` never loads them.
 
 from __future__ import annotations
 
-from .dask_engine import contingency_from_dask, read_dask
+from .engines.dask_engine import contingency_from_dask, read_dask
 from .errors import NO_ITEMS, EmptyTableError, MissingLabelsError, MissingSolutionLabelsError, UnmatchedIdsError
-from .files import _expand, content_size, contingency_from_files, file_format, total_size  # noqa: F401  (_expand: the CLI)
+from .files import content_size, contingency_from_files, file_format, total_size
 from .read import _first_line, _optional  # noqa: F401  (the CLI's one-line messages, optional imports)
 from .read import (COMMON_NA_TEXTS, LabelColumns, MissingReport, contingency_from_columns, file_columns,
                    missing_mask, missing_report, read_labels)
 from .scan import ContentTooLargeError
 from .sniff import FileKind, StreamCopies, is_stream, read_stream, sniff
 from .solutions import SolutionColumns, solution_columns
+from .sources import expand_paths
 from .tables import contingency_from_table_file, repeated_labels, repeated_labels_message
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "StreamCopies",
     "UnmatchedIdsError",
     "content_size",
+    "expand_paths",
     "contingency_from_columns",
     "contingency_from_dask",
     "contingency_from_files",

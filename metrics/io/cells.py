@@ -1,11 +1,15 @@
-"""One canonical table, whichever engine counted: labels sorted, cells in (row, column) order.
+"""One canonical table, whichever engine counted: labels in the one label order, cells in
+(row, column) order.
 
-A table read from files lists its classes and clusters in sorted label order (text by code
-point, numbers by value; a column mixing unorderable types keeps the order of first
-appearance) and stores its cells row by row. pandas counts items, DuckDB and Dask count
-(gold, pred) groups in whatever order their hash tables give; putting every result in this
-one order makes the command line and the app, pandas, DuckDB and Dask give the same table —
-and, since every sum then runs in the same order, the same numbers to the last digit.
+A table read from files lists its classes and clusters in Partition Lab's one label order
+(:func:`metrics.core.labels.sorted_codes`: text by code point, numbers by value; a column mixing
+unorderable types keeps the order of first appearance) — the order of
+:meth:`Contingency.from_labels <metrics.Contingency.from_labels>` too — and stores its cells row
+by row. pandas counts items (through ``Contingency._from_codes``, the one count of labels into a
+table), DuckDB and Dask count (gold, pred) groups in whatever order their hash tables give;
+putting every result in this one order makes the command line and the app, the library, pandas,
+DuckDB and Dask give the same table — and, since every sum then runs in the same order, the same
+numbers to the last digit.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from ..contingency import Contingency
+from ..core.contingency import Contingency
+from ..core.labels import sorted_codes
 
 
 def factorize_sorted(values) -> tuple[np.ndarray, list]:
@@ -23,10 +28,7 @@ def factorize_sorted(values) -> tuple[np.ndarray, list]:
     # would cost more than the factorization itself.
     values = values if isinstance(values, (pd.Series, pd.Index)) else np.asarray(values)
     try:
-        try:
-            codes, uniques = pd.factorize(values, sort=True)
-        except TypeError:  # mixed, unorderable labels: order of appearance
-            codes, uniques = pd.factorize(values, sort=False)
+        codes, uniques = sorted_codes(values)
     except TypeError as exc:  # an unhashable label (a list from a Parquet column)
         raise ValueError(f"labels must be plain text or numbers, one per row ({exc})") from None
     labels = list(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
@@ -55,8 +57,8 @@ def table_from_cells(gold_values, pred_values, counts) -> Contingency:
 
 
 def table_from_labels(gold, pred) -> Contingency:
-    """A table from two aligned label columns without missing values (items → cells)."""
+    """A table from two aligned label columns without missing values (items → cells): the table
+    ``Contingency.from_labels(gold, pred)`` gives, refusals in the reader's words."""
     r, row_labels = factorize_sorted(gold)
     c, col_labels = factorize_sorted(pred)
-    keys, counts = np.unique(r.astype(np.int64) * len(col_labels) + c, return_counts=True)
-    return table_from_codes(keys // len(col_labels), row_labels, keys % len(col_labels), col_labels, counts)
+    return Contingency._from_codes(r, row_labels, c, col_labels)

@@ -35,7 +35,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ..contingency import Contingency
+from ..core.contingency import Contingency
 from .cells import table_from_labels
 from .errors import EmptyTableError, MissingLabelsError
 from .scan import ContentTooLargeError, TextScan, damaged_gzip

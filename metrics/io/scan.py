@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .sniff import FileKind
+from .kinds import FileKind
 
 __all__ = ["ContentTooLargeError", "TextLayout", "TextScan", "content_size", "open_content", "scan_text"]
 

@@ -35,7 +35,9 @@ import shutil
 import stat
 import tempfile
 import zlib
-from dataclasses import dataclass, field
+
+from .kinds import FileKind
+from .scan import TextScan
 
 __all__ = ["HEAD_BYTES", "PIPE_WAIT_S", "FileKind", "StreamCopies", "is_stream", "read_stream", "sniff"]
 
@@ -70,33 +72,6 @@ _SIGNATURES = (
     (b"\x93NUMPY", "is a NumPy .npy file: save the labels as CSV or Parquet"),
     (b"\x89HDF", "is an HDF5 file: save the labels as CSV or Parquet"),
 )
-
-
-@dataclass(frozen=True)
-class FileKind:
-    """How to read one file (the result of :func:`sniff`).
-
-    ``fmt`` is ``"csv"``, ``"tsv"`` or ``"parquet"``; for text, ``delimiter`` (``","``, ``"\\t"``
-    or ``";"``), ``encoding`` (a Python codec: ``"utf-8"``, ``"utf-8-sig"``, ``"utf-16"``) and
-    ``first_record`` (the fields of the first line: the header, or the first row's labels);
-    ``compression`` is ``"gzip"`` or None; ``notes`` say where the content overrode the name.
-    ``whole`` tells whether the sample was the whole file, ``records`` how many records it held.
-    """
-
-    name: str
-    fmt: str
-    delimiter: str | None = None
-    encoding: str | None = None
-    compression: str | None = None
-    first_record: tuple[str, ...] = ()
-    records: int = 0
-    whole: bool = False
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def width(self) -> int:
-        """Number of columns of a text file (fields of its first line)."""
-        return len(self.first_record)
 
 
 def _ext(name: str) -> tuple[str, bool]:
@@ -298,8 +273,6 @@ def sniff(source, name: str | None = None) -> FileKind:
         # The whole file is in hand: the scan every engine runs (metrics.io.scan) refuses broken
         # quoting, ragged lines and non-UTF-8 bytes now, before a column name taken from a broken
         # first line ("gold,pred\na,x" under an unclosed quote) makes another message.
-        from .scan import TextScan
-
         scan = TextScan(name, delimiter, len(first), False)
         scan.feed(text.encode("utf-8"))
         scan.finish()

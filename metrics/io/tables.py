@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..contingency import Contingency
+from ..core.contingency import Contingency
 from .errors import EmptyTableError
 from .read import _check_exists, _once, _parquet_file, _source_name, numbered, parquet_content_size, read_text_raw
 from .scan import ContentTooLargeError

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import base64
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "dashboard" / "app.py")
 
 

@@ -14,13 +14,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
-from dashboard.components.safe_text import shown as shown_text
-from dashboard.components.compare import prefers
-from dashboard.components.presets import load_presets
-from dashboard.components.readout import escape_label
-from dashboard.components.scenarios import SCENARIOS
-from dashboard.components.tables import decode_table
-from apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
+from dashboard.ui.safe_text import shown as shown_text
+from dashboard.compare.view import prefers
+from dashboard.ui.presets import load_presets
+from dashboard.ui.readout import escape_label
+from dashboard.lesson.scenarios import SCENARIOS
+from dashboard.ui.tables import decode_table
+from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
 
 LAB, COMPARE, HOME = "app_pages/table_lab.py", "app_pages/compare.py", "app_pages/home.py"
 PRESETS = load_presets()
@@ -216,7 +216,7 @@ def test_bad_links_are_reported():
     assert not at.exception and any("no_such_preset" in shown_text(w.value) for w in at.warning)
     assert shown_measures(at) == metrics.evaluate(PRESETS["rh_figure3"].contingency())
     at = open_page(LAB, table="{broken")
-    # Checked before any widget (components/state.py): a note naming the parameter and what is wrong,
+    # Checked before any widget (ui/state.py): a note naming the parameter and what is wrong,
     # the default table instead, and the broken value out of the URL.
     assert not at.exception and not at.error
     assert any("`table`" in w.value and "{classes, clusters, cells}" in w.value and "not valid" in w.value

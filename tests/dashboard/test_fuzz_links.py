@@ -19,12 +19,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from apptest_utils import ROOT, open_app
+from tests.dashboard.apptest_utils import ROOT, open_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard.components import state
-from dashboard.components.safe_text import shown as shown_text
+from dashboard.ui import state
+from dashboard.ui.safe_text import shown as shown_text
 
 PAGES = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
 TIMEOUT = 120

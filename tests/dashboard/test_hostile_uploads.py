@@ -22,7 +22,6 @@ import re
 import time
 import tomllib
 import zipfile
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -30,10 +29,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
-from dashboard.components.safe_text import shown
-from dashboard.components.upload import MAX_UPLOAD_MB, size_problem
+from dashboard.ui.safe_text import shown
+from dashboard.ui.upload import MAX_UPLOAD_MB, size_problem
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "dashboard" / "app.py")
 LAB = "app_pages/table_lab.py"
 PRESET = "wu_table10_I"

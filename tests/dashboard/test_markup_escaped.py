@@ -9,7 +9,7 @@ link carry markup in their class and cluster names), and the upload panels get m
 names, column names and cells; every piece of text the page sends to Streamlit's Markdown — bodies
 of ``st.markdown``/``st.caption``/alerts/headings, widget labels and help, radio options, page-link
 labels, progress texts, expander and tab titles — must hold no live markup: the app's one helper
-(:func:`dashboard.components.safe_text.md`) escaped it. Plotly text must hold no raw tag either.
+(:func:`dashboard.ui.safe_text.md`) escaped it. Plotly text must hold no raw tag either.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import re
 
 import pandas as pd
 import pytest
-from apptest_utils import open_app
+from tests.dashboard.apptest_utils import open_app
 from streamlit.testing.v1 import AppTest
 
-from dashboard.components.safe_text import md
-from dashboard.components.state import DECLARED
+from dashboard.ui.safe_text import md
+from dashboard.ui.state import DECLARED
 
 MARK = "ZQ"  # every payload carries it: text that holds it came from the user
 PAYLOAD = (f"{MARK}![x](http://evil.example/x.png) [a](http://evil.example/a) <img src=x> :red[x] $x$ :smile: "
@@ -176,7 +176,7 @@ def test_markup_in_a_refused_links_table_stays_text(page, param, table):
 def _panel():
     import streamlit as st
 
-    from dashboard.components.upload import upload_panel
+    from dashboard.ui.upload import upload_panel
 
     st.session_state["table"] = upload_panel("x")
 
@@ -266,6 +266,6 @@ def test_the_checker_catches_live_markup():
 
 
 def test_the_links_table_carries_the_markup():
-    from dashboard.components.tables import decode_table
+    from dashboard.ui.tables import decode_table
 
     assert list(decode_table(markup_table()).index) == PIECES[:2]

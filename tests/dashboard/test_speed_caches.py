@@ -14,10 +14,11 @@ import plotly.graph_objects as go
 import pytest
 
 import metrics
-from dashboard.components import chance_views as cv
-from dashboard.components import real_data_views as rd
+from dashboard.chance import data as cdata
+from dashboard.chance import vocabulary as cvocab
+from dashboard.real_data import views as rd
 from metrics import chance
-from apptest_utils import chart, no_trouble, open_app
+from tests.dashboard.apptest_utils import chart, no_trouble, open_app
 
 logging.getLogger("streamlit").setLevel(logging.ERROR)
 
@@ -25,18 +26,18 @@ logging.getLogger("streamlit").setLevel(logging.ERROR)
 @pytest.mark.parametrize("n, n_classes, model, samples, seed, log_base, beta", [
     (100, 10, "num1", 50, 0, math.e, 1.0), (100, 5, "perm", 50, 2, 2.0, 2.5), (100, 2, "num", 50, 1, math.e, 0.3)])
 def test_sweep_summary_is_the_summary_of_a_fresh_sweep(n, n_classes, model, samples, seed, log_base, beta):
-    want = cv.summarize_sweep(chance.cluster_sweep(n, cv.KS, None, model=model, n_classes=n_classes,
+    want = cdata.summarize_sweep(chance.cluster_sweep(n, cvocab.KS, None, model=model, n_classes=n_classes,
                                                    samples=samples, seed=seed, log_base=log_base, beta=beta),
                               n, n_classes, model, log_base, beta)
     # A page's few measures first (scored alone, kept), then every measure (the rest scored):
     # both are the fresh sweep's rows, to the last bit, in its order.
     few = ["vi", "ami", "v_measure", "rand"]
-    got = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta, few)
+    got = cdata.sweep_summary(n, n_classes, model, samples, seed, log_base, beta, few)
     pd.testing.assert_frame_equal(got, want[want["key"].isin(few)].reset_index(drop=True), check_exact=True)
-    got = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta)
+    got = cdata.sweep_summary(n, n_classes, model, samples, seed, log_base, beta)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     # Another β on the same draws: V_β's rows change, the others are the same objects' values.
-    other = cv.sweep_summary(n, n_classes, model, samples, seed, log_base, beta + 1.0)
+    other = cdata.sweep_summary(n, n_classes, model, samples, seed, log_base, beta + 1.0)
     v = other["key"].isin(["v_measure", "fuzzy_v_joint"])
     pd.testing.assert_frame_equal(other[~v].reset_index(drop=True), got[~v].reset_index(drop=True), check_exact=True)
 
@@ -47,17 +48,17 @@ def test_another_unit_rescores_only_the_sweep_s_measures_that_have_one(monkeypat
     every miss): the others, the AMI variants among them, are the same for every unit. The result
     is still exactly a fresh sweep's summary in bits."""
     args = (100, 5, "num", 50, 4)
-    cv.sweep_summary(*args, math.e, 1.0)
+    cdata.sweep_summary(*args, math.e, 1.0)
     scored = []
     real = chance.score_sweep
     monkeypatch.setattr(chance, "score_sweep", lambda tables, keys, **kw: scored.append(list(keys)) or
                         real(tables, keys, **kw))
-    got = cv.sweep_summary(*args, 2.0, 1.0)
+    got = cdata.sweep_summary(*args, 2.0, 1.0)
     rescored = [k for keys in scored for k in keys]
     assert all(metrics.MEASURES[k].uses_log_base or metrics.MEASURES[k].uses_beta for k in rescored), scored
     assert "vi" in rescored and not any(k.startswith("ami") for k in rescored)
     monkeypatch.undo()
-    want = cv.summarize_sweep(chance.cluster_sweep(100, cv.KS, None, model="num", n_classes=5, samples=50, seed=4,
+    want = cdata.summarize_sweep(chance.cluster_sweep(100, cvocab.KS, None, model="num", n_classes=5, samples=50, seed=4,
                                                    log_base=2.0), 100, 5, "num", 2.0, 1.0)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
 
@@ -71,43 +72,43 @@ def test_a_sweep_scores_the_measures_asked_for_once_each(monkeypatch):
     monkeypatch.setattr(chance, "score_sweep", lambda tables, keys, **kw: scored.append(list(keys)) or
                         real(tables, keys, **kw))
     args = (100, 20, "num1", 50, 9)
-    cv.sweep_summary(*args, math.e, 1.0, ["ari", "v_measure"])
-    cv.sweep_summary(*args, math.e, 1.0, ["v_measure", "ari", "ami"])
-    cv.sweep_summary(*args, math.e, 1.0, ["ami", "ari"])
+    cdata.sweep_summary(*args, math.e, 1.0, ["ari", "v_measure"])
+    cdata.sweep_summary(*args, math.e, 1.0, ["v_measure", "ari", "ami"])
+    cdata.sweep_summary(*args, math.e, 1.0, ["ami", "ari"])
     assert scored == [["v_measure", "ari"], ["ami"]]
     scored.clear()
-    threads = [threading.Thread(target=cv.sweep_summary, args=(*args, math.e, 1.0, ["rand", "nmi_max"]))
+    threads = [threading.Thread(target=cdata.sweep_summary, args=(*args, math.e, 1.0, ["rand", "nmi_max"]))
                for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert [sorted(keys) for keys in scored] == [["nmi_max", "rand"]]
-    empty = cv.sweep_summary(*args, math.e, 1.0, [])
-    assert empty.empty and list(empty.columns) == cv.SUMMARY_COLUMNS
+    empty = cdata.sweep_summary(*args, math.e, 1.0, [])
+    assert empty.empty and list(empty.columns) == cdata.SUMMARY_COLUMNS
 
 
 @pytest.mark.parametrize("model", ["perm", "num1"])
 def test_table_null_is_the_library_s_null_distribution_and_another_beta_draws_nothing(model, monkeypatch):
     t = metrics.Contingency.from_table(np.array([[5, 1, 0, 2], [2, 7, 3, 0], [0, 1, 4, 6]]))
-    cv.table_null(t, model, 120, 5, math.e, 1.0)
+    cdata.table_null(t, model, 120, 5, math.e, 1.0)
     # Drawn and scored once: another β draws nothing and scores only V_β (from its kept h and c).
     monkeypatch.setattr(chance, "draw_tables", lambda *a, **k: pytest.fail("drew again"))
-    monkeypatch.setattr(chance, "_unstored", lambda chunk: pytest.fail("read a table again"))
+    monkeypatch.setattr(chance.null, "_unstored", lambda chunk: pytest.fail("read a table again"))
     for log_base, beta in ((math.e, 2.5), (math.e, 0.3), (math.e, 1.0)):
-        got = cv.table_null(t, model, 120, 5, log_base, beta)
+        got = cdata.table_null(t, model, 120, 5, log_base, beta)
         monkeypatch.undo()
         draws = chance.null_distribution(t, None, model, 120, 5, log_base, beta)
         pd.testing.assert_frame_equal(got.draws, draws, check_exact=True)
         pd.testing.assert_frame_equal(got.profile, chance.summarize(t, draws, model, log_base, beta), check_exact=True)
-        pd.testing.assert_frame_equal(got.spread, cv.spread_frame(draws), check_exact=True)
+        pd.testing.assert_frame_equal(got.spread, cdata.spread_frame(draws), check_exact=True)
         monkeypatch.setattr(chance, "draw_tables", lambda *a, **k: pytest.fail("drew again"))
-        monkeypatch.setattr(chance, "_unstored", lambda chunk: pytest.fail("read a table again"))
+        monkeypatch.setattr(chance.null, "_unstored", lambda chunk: pytest.fail("read a table again"))
 
 
 def test_experiment1_adds_gold_standards_without_computing_the_earlier_ones(monkeypatch):
-    from metrics import experiments
-    from dashboard.components import fuzzy_views as fz
+    from metrics.papers import experiments
+    from dashboard.fuzzy import views as fz
 
     fz._experiment1_runs.clear()
     fz.experiment1_size.clear()
@@ -168,7 +169,7 @@ def test_a_shared_frame_is_formatted_and_converted_once_and_sends_the_same_bytes
     an equal one, is converted anew; the Arrow table is the one st.dataframe makes of the frame."""
     from streamlit import dataframe_util
 
-    from dashboard.components import readout
+    from dashboard.ui import readout
 
     made = []
     real = readout._sendable

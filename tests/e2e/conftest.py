@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from e2e_support import CHROMIUM, app_server, launch
+from tests.e2e.e2e_support import CHROMIUM, app_server, launch
 
 
 def pytest_collection_modifyitems(items):
@@ -18,7 +18,7 @@ def pytest_collection_modifyitems(items):
     skip = pytest.mark.skip(reason="Debian's /usr/bin/chromium is not installed "
                                    "(apt-get install chromium; never `playwright install`)")
     for item in items:
-        if Path(item.fspath).parent == Path(__file__).parent:
+        if Path(__file__).parent in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
             if not CHROMIUM.exists():
                 item.add_marker(skip)

@@ -10,8 +10,8 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -44,11 +44,11 @@ def free_port() -> int:
 
 @contextmanager
 def app_server(log_path: Path, options: list[str] = ()) -> Iterator[tuple[subprocess.Popen, str]]:
-    """A Streamlit server started as ``partition-lab app`` starts it (``metrics.cli.app_command``:
+    """A Streamlit server started as ``partition-lab app`` starts it (``dashboard.server.launch.app_command``:
     the options of ``.streamlit/config.toml``, the libraries preloaded) on a free loopback port,
     its output in ``log_path`` (an unread pipe can block it); yields (process, base url) once
     ``/_stcore/health`` answers ok, and stops the server on exit."""
-    from metrics.cli import app_command
+    from dashboard.server.launch import app_command
 
     port = free_port()
     with open(log_path, "wb") as log:
@@ -56,7 +56,7 @@ def app_server(log_path: Path, options: list[str] = ()) -> Iterator[tuple[subpro
                                 stderr=subprocess.STDOUT)
     url = f"http://{HOST}:{port}"
     try:
-        deadline = time.monotonic() + 120  # the start warms the heavy pages (dashboard/warm.py)
+        deadline = time.monotonic() + 120  # the start warms the heavy pages (dashboard/server/warm.py)
         while True:
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import urllib.parse
 
 import pandas as pd
-from e2e_support import DONE
+from tests.e2e.e2e_support import DONE
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from dashboard.components.tables import encode_table
+from dashboard.ui.tables import encode_table
 
 BOLD, LINK, PERCENT = "<b>bold</b>", '<a href="x">x</a>', "50%{x}"
 HOSTILE = pd.DataFrame([[5, 1, 0], [2, 7, 1], [0, 1, 6]], index=[BOLD, LINK, "a & b"],

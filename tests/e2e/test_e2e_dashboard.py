@@ -8,7 +8,7 @@ the morph chart follows, and a screenshot is saved under the test's tmp dir.
 
 from __future__ import annotations
 
-from e2e_support import DONE, MARKER_JS
+from tests.e2e.e2e_support import DONE, MARKER_JS
 
 # The `server` and `browser` fixtures live in tests/e2e/conftest.py (shared by every browser test).
 

@@ -15,7 +15,7 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
-from e2e_support import DONE, app_server
+from tests.e2e.e2e_support import DONE, app_server
 
 BIG = 5 * 10**11
 ISSUE_TABLE = json.dumps({"classes": ["a", "b"], "clusters": ["x", "y"], "cells": [[BIG, 1], [1, BIG]]})

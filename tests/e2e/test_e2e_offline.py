@@ -6,13 +6,12 @@ favicon, fonts, icons, scripts, images) and the test fails on any to a host othe
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from e2e_support import DONE
+from tests.e2e.e2e_support import DONE
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
 
 

@@ -15,11 +15,11 @@ widgets, its URL, its message cache.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from e2e_support import DONE, launch
+from tests.e2e.e2e_support import DONE, launch
+from tests import ROOT
 
 # What a reader sees: every control's value (main area and sidebar), the open tabs, the figures'
 # data, and the texts of the main area. Labels name the controls.
@@ -298,9 +298,9 @@ def test_a_copied_address_reproduces_the_page_in_another_browser(server, browser
 def _slider_pages() -> list[str]:
     """Every page (its URL path; home is ""), every lesson step, and the states that show other sliders:
     the property checker's split tab, the Fuzzy lab's other schemes and experiment tabs."""
-    from dashboard.components.lesson import STEPS
+    from dashboard.lesson.steps import STEPS
 
-    pages = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "dashboard" / "app_pages").glob("*.py"))
+    pages = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
     paths = ["" if p == "home" else p for p in pages if p != "lesson"]
     paths += [f"lesson?step={n}" for n in range(1, len(STEPS) + 1)]
     return paths + ["property_checker?p_tab=Convex+additivity%3A+split+%2F+merge", "fuzzy_lab?fz_scheme=share",

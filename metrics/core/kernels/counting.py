@@ -1,0 +1,199 @@
+"""Counting the contingency table of two integer label arrays: the one pass over the items.
+
+Everything else in Partition Lab works on the table, whose size is that of the
+classes × clusters that occur; only this module reads the items. Two kernels give
+identical tables and are tested against each other:
+
+* ``"numba"`` (the optional extra ``fast``: ``pip install partition-lab[fast]``): one
+  fused pass over both arrays, in their own dtypes (an int32 array is never widened
+  in memory), that checks every label against the grid and increments its cell. The
+  grid's size is guessed from a prefix of the data; an item outside it stops the pass,
+  the next stretch of items is measured and the grid grown to fit, so labels in random
+  order are read once (and a few thousand of them twice).
+* ``"numpy"`` (always there): min/max of each array, then ``bincount`` of the cell keys
+  ``a·C + b`` in chunks, so the int64 key array is never bigger than a chunk.
+
+A count grid is dense: (largest label + 1)² cells. It is used only while it has at most
+:func:`dense_cell_limit` cells (no more than the items, so a call never does more work
+per possible cell than per item); beyond that the caller counts distinct keys instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["KERNELS", "kernel", "compiled_kernels", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing"]
+
+KERNELS = ("numba", "numpy")
+# Below this many items the compiled kernel saves less than it costs to call.
+_NUMBA_MIN_ITEMS = 1 << 15
+# Items per chunk of the numpy kernel's key array (8 bytes each).
+_CHUNK = 1 << 22
+# How many items the numba kernel reads to guess the grid's size.
+_GUESS_PREFIX = 1 << 16
+
+# None: numba where installed, numpy otherwise. Tests and benchmarks set "numpy" or
+# "numba" to run one kernel.
+FORCE_KERNEL: str | None = None
+_numba = None
+
+
+def _numba_kernels():
+    """The compiled kernels, or None where numba is not installed (imported on first
+    use only: numba takes a noticeable time to import)."""
+    global _numba
+    if _numba is None:
+        try:
+            from . import compiled
+        except ImportError:
+            _numba = False
+        else:
+            _numba = compiled
+    return _numba or None
+
+
+def compiled_kernels():
+    """The compiled kernels module for other work than counting (the assignment for
+    ε), or None: numba missing, or the numpy kernel forced."""
+    return None if FORCE_KERNEL == "numpy" else _numba_kernels()
+
+
+def kernel(n_items: int = _NUMBA_MIN_ITEMS) -> str:
+    """Which kernel counts ``n_items`` items: ``"numba"`` or ``"numpy"``."""
+    if FORCE_KERNEL is not None:
+        if FORCE_KERNEL not in KERNELS:
+            raise ValueError(f"FORCE_KERNEL must be one of {KERNELS} or None, got {FORCE_KERNEL!r}")
+        if FORCE_KERNEL == "numba" and _numba_kernels() is None:
+            raise ValueError("the numba kernel needs numba: pip install partition-lab[fast]")
+        return FORCE_KERNEL
+    return "numba" if n_items >= _NUMBA_MIN_ITEMS and _numba_kernels() is not None else "numpy"
+
+
+def dense_cell_limit(n_items: int) -> int:
+    """Most cells a dense count grid may have for ``n_items`` items: the items
+    themselves (so per-cell work never exceeds per-item work), and at least 2^16."""
+    return max(int(n_items), 1 << 16)
+
+
+def _counter_dtype(n_items: int):
+    """Counters of the compiled kernel: int32 while no cell can reach 2^31 (half the
+    cache footprint of a 10^6-cell grid, which its random increments feel), else int64.
+    The grid handed back is always int64."""
+    return np.int32 if n_items < 1 << 31 else np.int64
+
+
+def _kernel_view(a: np.ndarray) -> np.ndarray:
+    """``a`` as the kernels read it, without a copy: booleans as uint8, uint64 as
+    int64 (values ≥ 2^63 turn negative and so fall outside every grid, as they must:
+    such labels are never compact)."""
+    if a.dtype.kind == "b":
+        return a.view(np.uint8)
+    if a.dtype == np.uint64:
+        return a.view(np.int64)
+    return a
+
+
+def bounds(a: np.ndarray) -> tuple[int, int]:
+    """(min, max) of a non-empty integer or boolean array, as Python ints."""
+    a = _kernel_view(np.ascontiguousarray(a))
+    if a.dtype.kind == "u" or a.dtype.kind == "i":
+        nb = _numba_kernels() if kernel(a.size) == "numba" else None
+        if nb is not None:
+            lo, hi = nb.bounds(a)
+            return int(lo), int(hi)
+    return int(a.min()), int(a.max())
+
+
+def count_grid(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    """The (n_rows, n_cols) int64 grid of counts of the pairs (a[i], b[i]).
+
+    Every value must already be known to lie in 0..n_rows−1 and 0..n_cols−1.
+    """
+    a, b = _kernel_view(np.ascontiguousarray(a)), _kernel_view(np.ascontiguousarray(b))
+    if kernel(a.size) == "numba":
+        grid = np.zeros((n_rows, n_cols), dtype=_counter_dtype(a.size))
+        stop = _numba_kernels().count_pairs(a, b, n_rows - 1, n_cols - 1, grid)
+        if stop != a.size:  # the caller's bounds were wrong: never silently miscount
+            raise AssertionError(f"label pair at position {stop} lies outside the {n_rows}×{n_cols} grid")
+        return grid.astype(np.int64, copy=False)
+    return _count_grid_numpy(a, b, n_rows, n_cols)
+
+
+def _count_grid_numpy(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    cells = n_rows * n_cols
+    grid = np.zeros(cells, dtype=np.int64)
+    chunk = max(_CHUNK, cells)  # a chunk's bincount never costs more than its keys
+    keys = np.empty(min(chunk, a.size), dtype=np.int64)
+    for start in range(0, a.size, chunk):
+        stop = min(start + chunk, a.size)
+        k = keys[: stop - start]
+        np.multiply(a[start:stop], n_cols, out=k, dtype=np.int64, casting="unsafe")
+        np.add(k, b[start:stop], out=k, casting="unsafe")
+        grid += np.bincount(k, minlength=cells)
+    return grid.reshape(n_rows, n_cols)
+
+
+def count_grid_guessing(a: np.ndarray, b: np.ndarray, max_cells: int, max_label: int):
+    """Count two integer label arrays whose bounds are not known yet.
+
+    Returns the int64 count grid of shape (max(a) + 1, max(b) + 1) when every label is
+    a non-negative integer below ``max_label`` and that grid has at most ``max_cells``
+    cells; otherwise ``(lo_a, hi_a, lo_b, hi_b)``, the bounds that rule the grid out
+    (the caller then factorizes or counts keys).
+    """
+
+    def fits(lo_a, hi_a, lo_b, hi_b):
+        return (min(lo_a, lo_b) >= 0 and max(hi_a, hi_b) < max_label
+                and (hi_a + 1) * (hi_b + 1) <= max_cells)
+
+    a, b = _kernel_view(np.ascontiguousarray(a)), _kernel_view(np.ascontiguousarray(b))
+    n = a.size
+    nb = _numba_kernels() if kernel(n) == "numba" else None
+    if nb is None:
+        lo_a, hi_a = bounds(a)
+        lo_b, hi_b = bounds(b)
+        if not fits(lo_a, hi_a, lo_b, hi_b):
+            return lo_a, hi_a, lo_b, hi_b
+        return _count_grid_numpy(a, b, hi_a + 1, hi_b + 1)
+    # Guess the grid from a prefix, then count in one pass. The first label outside the guess
+    # stops the pass; the bounds of the next stretch of labels — as long as the part already
+    # counted — then size the grid, and the pass goes on from that item. A label that was only
+    # missing from the prefix (labels in random order) grows the grid once, to its exact size:
+    # a doubled side would double the cells that the random increments scatter over, and the
+    # time they take. The prefix is long enough that labels in random order rarely leave it
+    # (a regrowth copies the grid into fresh pages: 10^7 labels, 1000 × 1000, from a 2^12
+    # prefix with doubling 27 ms, from this one 20 ms). Labels that keep growing (sorted
+    # ones) regrow it O(log n) times, each label being read at most twice. Only a label that
+    # rules the grid out (negative, or too large for a grid) makes the rest be measured, to
+    # report the bounds.
+    m = min(n, _GUESS_PREFIX)
+    lo_a, hi_a = (int(x) for x in nb.bounds(a[:m]))
+    lo_b, hi_b = (int(x) for x in nb.bounds(b[:m]))
+    if not fits(lo_a, hi_a, lo_b, hi_b):
+        return _all_bounds(nb, a, b, m, (lo_a, hi_a, lo_b, hi_b))
+    grid = np.zeros((hi_a + 1, hi_b + 1), dtype=_counter_dtype(n))
+    start = 0
+    while True:
+        start += nb.count_pairs(a[start:], b[start:], hi_a, hi_b, grid)
+        if start == n:
+            return grid.astype(np.int64)
+        stop = min(n, start + max(start, _GUESS_PREFIX))
+        (wlo_a, whi_a), (wlo_b, whi_b) = nb.bounds(a[start:stop]), nb.bounds(b[start:stop])
+        lo_a, hi_a = min(lo_a, int(wlo_a)), max(hi_a, int(whi_a))
+        lo_b, hi_b = min(lo_b, int(wlo_b)), max(hi_b, int(whi_b))
+        if not fits(lo_a, hi_a, lo_b, hi_b):
+            return _all_bounds(nb, a, b, stop, (lo_a, hi_a, lo_b, hi_b))
+        bigger = np.zeros((hi_a + 1, hi_b + 1), dtype=grid.dtype)
+        bigger[: grid.shape[0], : grid.shape[1]] = grid
+        grid = bigger
+
+
+def _all_bounds(nb, a: np.ndarray, b: np.ndarray, seen: int, known: tuple[int, int, int, int]):
+    """(lo_a, hi_a, lo_b, hi_b) over both whole arrays, given the bounds ``known`` of their
+    first ``seen`` items (read once more only from there on)."""
+    lo_a, hi_a, lo_b, hi_b = known
+    if seen < a.size:
+        ra, rb = nb.bounds(a[seen:]), nb.bounds(b[seen:])
+        lo_a, hi_a = min(lo_a, int(ra[0])), max(hi_a, int(ra[1]))
+        lo_b, hi_b = min(lo_b, int(rb[0])), max(hi_b, int(rb[1]))
+    return lo_a, hi_a, lo_b, hi_b

@@ -1,0 +1,170 @@
+"""One labeling as a 1-D array, and its labels as integer codes.
+
+Everything that turns a caller's labels into a table starts here: :func:`as_1d_labels`
+refuses, saying what to pass instead, every input whose iteration would not give one label
+per item in item order; :func:`factorize_labels` numbers the distinct labels.
+"""
+
+from __future__ import annotations
+
+import cmath
+from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
+
+import numpy as np
+import pandas as pd
+
+from .kernels import array_api, counting
+
+__all__ = ["as_1d_labels", "factorize_labels", "sorted_codes", "compact_limit", "own_labels"]
+
+
+def as_1d_labels(labels, name: str):
+    """One labeling as a 1-D numpy array — or, for an array of another library
+    (CuPy, PyTorch, any array-API array), that array itself, to be counted where it
+    lives (:mod:`metrics.core.kernels.array_api`).
+
+    Refuses, with what to pass instead, every input whose iteration would not give one
+    label per item in item order: DataFrames (they iterate over column names), mappings
+    (keys), sets (no order), strings (characters) and anything 2-D.
+    """
+    if isinstance(labels, pd.DataFrame):
+        cols = list(labels.columns)
+        shown = ", ".join(repr(c) for c in cols[:4]) + (", …" if len(cols) > 4 else "")
+        example = f"df[{cols[0]!r}]" if cols else "df['gold']"
+        raise ValueError(f"{name} is a DataFrame (columns {shown}); it needs one label per item: "
+                         f"pass one column, e.g. {example}")
+    if isinstance(labels, (pd.Series, pd.Index, pd.api.extensions.ExtensionArray)):
+        arr = labels.to_numpy()
+    elif isinstance(labels, np.ma.MaskedArray):
+        # A masked item has no label (numpy's way of saying missing): refused like NaN, never
+        # counted under the value that happens to sit behind the mask.
+        masked = np.flatnonzero(np.ma.getmaskarray(labels).ravel()) if labels.ndim == 1 else np.empty(0)
+        if masked.size:
+            raise ValueError(f"{name} has {masked.size} masked label(s), first at position {int(masked[0])}; drop or "
+                             f"fill them first (labels.compressed() keeps the others: drop the same items from both "
+                             "sides)")
+        arr = np.ma.getdata(labels)
+    elif isinstance(labels, Mapping):
+        raise ValueError(f"{name} is a {type(labels).__name__}, whose iteration gives its keys: pass one "
+                         "label per item in item order, e.g. list(d.values()) if the values are the labels")
+    elif isinstance(labels, AbstractSet):
+        raise ValueError(f"{name} is a {type(labels).__name__}: a set has no order and no repeats, so it "
+                         "cannot give each item its label; pass a list or array with one label per item")
+    elif isinstance(labels, (str, bytes, np.generic)) or labels is None:
+        raise ValueError(f"{name} must be a 1-D sequence of labels, one per item, got a single "
+                         f"{type(labels).__name__}; e.g. pass list(text) for one label per character")
+    elif array_api.is_foreign_array(labels):
+        return array_api.check_labels(labels, name)
+    elif hasattr(labels, "__array__") and not isinstance(labels, (list, tuple)):
+        arr = np.asarray(labels)  # xarray, pyarrow, polars, dask: numpy's own conversion
+    elif not isinstance(labels, Iterable):
+        raise ValueError(f"{name} must be a 1-D sequence of labels, one per item, got {type(labels).__name__}")
+    else:
+        labels = list(labels)
+        # Tuples are hashable labels; lists, sets, dicts and arrays are not.
+        nested = next((i for i, x in enumerate(labels)
+                       if isinstance(x, (list, AbstractSet, Mapping, np.ndarray, pd.Series))), None)
+        if nested is not None:
+            raise ValueError(
+                f"{name} must be 1-D: item {nested} is a {type(labels[nested]).__name__}, not a label. "
+                "Pass one label per item (for a list of one-element rows, [row[0] for row in rows]); "
+                "for items with several labels use Contingency.from_memberships"
+            )
+        arr = np.fromiter(labels, dtype=object, count=len(labels))
+        # Let numpy pick a compact dtype when every label is a plain number.
+        if len(labels) and all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+                               for x in labels):
+            try:
+                arr = np.asarray(labels, dtype=np.int64)
+            except OverflowError:
+                pass
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per item), got an array of shape {arr.shape}: "
+                         f"{_one_column_hint(arr.shape)}")
+    return arr
+
+
+def _one_column_hint(shape) -> str:
+    """What to pass instead of an array of this shape."""
+    if len(shape) == 0:
+        return "a single label is not a labeling; pass a sequence with one label per item"
+    if len(shape) == 2 and 1 in shape:
+        return "pass it flattened, e.g. arr.ravel() (np.asarray(m).ravel() for a matrix)"
+    return "pass one column, e.g. arr[:, 0]"
+
+
+def factorize_labels(arr: np.ndarray, name: str, known_bounds=None) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..k-1 and the k distinct labels (codes may skip unused values), in the one label
+    order (:func:`sorted_codes`).
+
+    Compact non-negative integers (largest below 2n + 1024) are their own codes, their
+    labels in increasing order (no pass over the data beyond min/max); anything else
+    goes through :func:`sorted_codes`. Missing (NaN/None/NA) and infinite labels are refused,
+    naming where.
+    ``known_bounds``: (lo, hi) of an integer array already measured (lo exact when
+    negative, else any lower bound ≥ 0).
+    """
+    if arr.dtype.kind in "iub" and arr.size:
+        lo, hi = known_bounds or counting.bounds(arr)
+        if lo >= 0 and hi < compact_limit(arr.size):
+            return arr, own_labels(arr.dtype, hi + 1)
+    try:
+        codes, uniques = sorted_codes(arr)
+    except TypeError:  # an unhashable label (a list inside an object array)
+        bad = next(i for i, x in enumerate(arr) if not isinstance(x, Hashable))
+        raise ValueError(f"{name} has an unhashable label ({type(arr[bad]).__name__}) at position {bad}: "
+                         "labels must be hashable (use tuples, not lists)") from None
+    if arr.size and codes.min() < 0:
+        missing = np.flatnonzero(codes < 0)
+        raise ValueError(
+            f"{name} contains NaN or None: {missing.size} missing label(s), first at position "
+            f"{int(missing[0])}; drop or fill them first"
+        )
+    uniques = np.asarray(uniques, dtype=object) if not isinstance(uniques, np.ndarray) else uniques
+    infinite = _infinite_positions(uniques)
+    if infinite.size:
+        where = np.flatnonzero(np.isin(codes, infinite))
+        raise ValueError(
+            f"{name} contains infinity: {where.size} infinite label(s) (±inf), first at position "
+            f"{int(where[0])}; like NaN, ±inf names no group: drop or replace them first"
+        )
+    return codes, np.asarray(uniques, dtype=object)
+
+
+def sorted_codes(values) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..k-1 of ``values`` (a 1-D array, Series or Index; missing values get −1) and its k
+    distinct labels, in Partition Lab's one label order: sorted where the labels can be ordered
+    (numbers by value, text by code point, numbers before text), else in order of first
+    appearance. Every table built from labels — :meth:`Contingency.from_labels
+    <metrics.core.contingency.Contingency.from_labels>`, the reader's engines
+    (:mod:`metrics.io.cells`), many solutions (:mod:`metrics.solutions`), labels on a device —
+    lists its classes and clusters in this order, so the same labels give the same table, cell
+    for cell. One hash pass, then a sort of the k distinct labels only.
+
+    Raises ``TypeError`` for an unhashable label (the caller words the refusal)."""
+    try:
+        return pd.factorize(values, sort=True, use_na_sentinel=True)
+    except TypeError:  # labels that cannot be ordered (or hashed: raised again here)
+        return pd.factorize(values, sort=False, use_na_sentinel=True)
+
+
+def _infinite_positions(uniques: np.ndarray) -> np.ndarray:
+    """Indices of the ±inf values among factorized labels (float, complex or object)."""
+    if uniques.dtype.kind in "fc":
+        return np.flatnonzero(np.isinf(uniques))
+    if uniques.dtype == object:
+        return np.array([i for i, u in enumerate(uniques)
+                         if isinstance(u, (float, complex, np.floating, np.complexfloating))
+                         and not (u != u) and cmath.isinf(u)], dtype=np.int64)
+    return np.empty(0, dtype=np.int64)
+
+
+def compact_limit(n_items: int) -> int:
+    """Non-negative integer labels below this bound are their own codes."""
+    return 2 * int(n_items) + 1024
+
+
+def own_labels(dtype, k: int) -> np.ndarray:
+    """The labels of codes 0..k-1 that are their own labels (booleans stay booleans)."""
+    return np.array([False, True][:k], dtype=object) if dtype.kind == "b" else np.arange(k)

@@ -1,0 +1,360 @@
+"""Entropy-based measures.
+
+Notation: C the gold classes (rows), K the clusters (columns), n items,
+H(C), H(K), H(C,K) the entropies of the row, column and cell distributions,
+I(C;K) = H(C) + H(K) − H(C,K) the mutual information. The table computes these
+once (in nats); measures whose value carries a unit divide by log(log_base).
+
+References
+----------
+[RH07] Rosenberg & Hirschberg (2007), V-Measure: a conditional entropy-based
+       external cluster evaluation measure. EMNLP-CoNLL.
+[RR09] Reichart & Rappoport (2009), The NVI clustering evaluation measure. CoNLL.
+[Dom01] Dom (2001), An information-theoretic external cluster-validity measure. IBM RJ 10219.
+[Wu09] Wu, Xiong & Chen (2009), Adapting the right measures for K-means clustering. KDD.
+[Utt14] Utt, Springorum, Köper & Schulte im Walde (2014), Fuzzy V-Measure. LREC.
+[VEB10] Vinh, Epps & Bailey (2010), Information theoretic measures for clusterings
+        comparison. JMLR 11.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import gammaln
+
+from ..core.arith import both, div, is_batch, sqrt, where
+from ..core.registry import register
+from ..core.stats import TableStats
+from .expected import emi_out_of_budget, expected_mi_batch, expected_mutual_information
+
+INF = math.inf
+
+
+def _unit(log_base: float) -> float:
+    return math.log(log_base)
+
+
+def homogeneity_completeness(t: TableStats):
+    """(h, c) of [RH07] eqs. 1–2: h = 1 − H(C|K)/H(C), 1 when H(C) = 0;
+    c = 1 − H(K|C)/H(K), 1 when H(K) = 0."""
+    return 1.0 - div(t.h_c_given_k, t.h_c, 0.0), 1.0 - div(t.h_k_given_c, t.h_k, 0.0)
+
+
+def _v_beta(h, c, beta: float):
+    return div((1.0 + beta) * h * c, beta * h + c, 0.0)
+
+
+@register("homogeneity", name="Homogeneity", symbol="h", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, eq. 1",
+          formula=r"h = 1 - \frac{H(C\mid K)}{H(C)}\quad(1 \text{ if } H(C)=0)",
+          description="How far each cluster holds members of a single class.",
+          sklearn="homogeneity_score")
+def homogeneity(t, *, log_base, beta):
+    return homogeneity_completeness(t)[0]
+
+
+@register("completeness", name="Completeness", symbol="c", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, eq. 2",
+          formula=r"c = 1 - \frac{H(K\mid C)}{H(K)}\quad(1 \text{ if } H(K)=0)",
+          description="How far each class is kept whole inside a single cluster.",
+          sklearn="completeness_score")
+def completeness(t, *, log_base, beta):
+    return homogeneity_completeness(t)[1]
+
+
+@register("v_measure", name="V-measure", symbol="V_β", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, §2",
+          formula=r"V_\beta = \frac{(1+\beta)\,h\,c}{\beta h + c}",
+          description="Weighted harmonic mean of homogeneity and completeness (β > 1 favours completeness).",
+          symmetric=True, sklearn="v_measure_score", uses_beta=True,
+          beta_parts=(homogeneity_completeness, _v_beta))
+def v_measure(t, *, log_base, beta):
+    # Symmetric only for β = 1; the registry flag describes the default.
+    h, c = homogeneity_completeness(t)
+    return _v_beta(h, c, beta)
+
+
+def _joint_h_c(t: TableStats):
+    """(h, c) normalised by the joint entropy (Utt et al. 2014): 1 − H(C|K)/H(C,K), 1 − H(K|C)/H(C,K)."""
+    return 1.0 - div(t.h_c_given_k, t.h_ck, 0.0), 1.0 - div(t.h_k_given_c, t.h_ck, 0.0)
+
+
+@register("fuzzy_v_joint", name="V-measure, joint-entropy normalisation", symbol="V_β^joint",
+          family="information", direction="higher", bounds=(0.0, 1.0),
+          reference="Utt et al. 2014, eqs. 2–3 and footnote 1",
+          formula=r"h = 1 - \frac{H(C\mid K)}{H(C,K)},\ c = 1 - \frac{H(K\mid C)}{H(C,K)}",
+          description="V with homogeneity and completeness normalised by the joint entropy, "
+                      "as Utt et al. write it (their printed numbers use Rosenberg & Hirschberg's).",
+          symmetric=True, uses_beta=True, beta_parts=(_joint_h_c, _v_beta))
+def fuzzy_v_joint(t, *, log_base, beta):
+    """V_β with h = 1 − H(C|K)/H(C,K) and c = 1 − H(K|C)/H(C,K) (1 when H(C,K) = 0).
+
+    Finding: Utt et al. (2014, eqs. 2–3, footnote 1) state this joint-entropy
+    normalisation as a correction of [RH07]. Their worked example (Tables 1–2) does
+    not follow it: on the paper's fuzzy table (mass split over gold classes) it
+    gives V = 0.4586, whereas the paper prints fuzzy V = .047. Rosenberg &
+    Hirschberg's normalisation (h = 1 − H(C|K)/H(C)), i.e. ``v_measure`` on the
+    same table, gives 0.04758 — the printed .047, truncated. So ``v_measure`` is
+    the one that reproduces the paper and this key makes the stated variant
+    available for comparison. The paper's "traditional V = .014" is reproduced by
+    neither: counting every (class, cluster) membership pair gives 0.058 with
+    ``v_measure`` and 0.4617 with this one (see tests/test_paper_values.py for the
+    other countings tried). Swapping the roles only swaps h and c, so V_1 does not
+    depend on the orientation.
+    """
+    h, c = _joint_h_c(t)
+    return _v_beta(h, c, beta)  # H(C,K) = 0 gives h = c = 1, hence 1.
+
+
+@register("mutual_info", name="Mutual information", symbol="I(C;K)", family="information",
+          direction="higher", bounds=(0.0, INF), reference="Wu et al. 2009, Table 1 (MI)",
+          formula=r"I(C;K) = \sum_{ij} p_{ij}\log\frac{p_{ij}}{p_i p_j}",
+          description="Information the clustering carries about the classes, in units of the log base.",
+          uses_log_base=True, symmetric=True, sklearn="mutual_info_score")
+def mutual_info(t, *, log_base, beta):
+    return t.mi / _unit(log_base)
+
+
+def _nmi(t: TableStats, normalizer):
+    # scikit-learn's convention: two trivial partitions (both entropies 0) agree
+    # perfectly; otherwise no shared information scores 0 (I = 0 whenever the
+    # normalizer is 0 with one entropy positive).
+    return where(t.h_c + t.h_k <= 0, 1.0, div(t.mi, normalizer, 0.0))
+
+
+def _register_nmi(key, symbol, name, formula, average, sklearn_method):
+    @register(key, name=f"NMI ({name})", symbol=symbol, family="information",
+              direction="higher", bounds=(0.0, 1.0),
+              reference="Vinh, Epps & Bailey 2010, Table 2; scikit-learn normalized_mutual_info_score",
+              formula=formula,
+              description=f"Mutual information divided by the {name} of H(C) and H(K)."
+              if key != "nmi_joint" else "Mutual information divided by the joint entropy H(C,K).",
+              symmetric=True,
+              sklearn=f"normalized_mutual_info_score:{sklearn_method}" if sklearn_method else None)
+    def nmi(t, *, log_base, beta):
+        return _nmi(t, average(t))
+
+    nmi.__name__ = key
+    return nmi
+
+
+_register_nmi("nmi_arithmetic", "NMI_arith", "arithmetic mean", r"\frac{2I}{H(C)+H(K)}",
+              lambda t: (t.h_c + t.h_k) / 2, "arithmetic")
+_register_nmi("nmi_geometric", "NMI_sqrt", "geometric mean", r"\frac{I}{\sqrt{H(C)H(K)}}",
+              lambda t: sqrt(t.h_c * t.h_k), "geometric")
+_register_nmi("nmi_min", "NMI_min", "minimum", r"\frac{I}{\min(H(C),H(K))}", lambda t: np.minimum(t.h_c, t.h_k), "min")
+_register_nmi("nmi_max", "NMI_max", "maximum", r"\frac{I}{\max(H(C),H(K))}", lambda t: np.maximum(t.h_c, t.h_k), "max")
+_register_nmi("nmi_joint", "NMI_joint", "joint entropy", r"\frac{I}{H(C,K)}", lambda t: t.h_ck, None)
+
+
+def expected_mi(t):
+    """E[I(C;K)] in nats under the hypergeometric model, for t's margins: a number
+    for a table, an array for a batch (tables sharing their margins share one
+    computation). Computed once per table and shared by the four AMI variants."""
+    if is_batch(t.n):
+        return t.memo("expected_mi", lambda b: expected_mi_batch(b.row_sums, b.col_sums))
+    return t.memo("expected_mi", expected_mutual_information)
+
+
+def _forced_margins(t):
+    """Every table with t's margins is t up to the order of rows and columns (one
+    class or one cluster, or all singletons on one side): then I = E[I] exactly."""
+    forced = [t.n_classes <= 1, t.n_clusters <= 1, t.n_classes == t.n, t.n_clusters == t.n]
+    return np.logical_or.reduce(forced) if is_batch(*forced) else any(forced)
+
+
+def _ami(t, normalizer):
+    """(I − E[I]) / (normalizer − E[I]), scikit-learn's ``adjusted_mutual_info_score``.
+
+    As in scikit-learn, two trivial partitions score 1 and a vanishing denominator
+    keeps its sign at machine epsilon. Identical partitions score 1. Where the
+    margins allow only one table up to relabelling (``_forced_margins``), I = E[I]
+    and the formula is 0 — or 0/0 when I also reaches the normaliser; then it takes
+    the NMI's value at that table: 1 when I = normaliser (one partition refines the
+    other as far as the normaliser asks, e.g. all-singleton clusters under ``min``),
+    0 otherwise. scikit-learn's result there depends on rounding (it gives 2/3 for
+    classes [0, 0, 1, 1] and singleton clusters under ``min``).
+    """
+    emi = expected_mi(t)
+    identical = both(t.n_cells == t.n_classes, t.n_cells == t.n_clusters)
+    eps = np.finfo(np.float64).eps
+    denom = normalizer - emi
+    denom = where(denom < 0, np.minimum(denom, -eps), np.maximum(denom, eps))
+    formula = (t.mi - emi) / denom
+    forced_value = where(_nmi(t, normalizer) >= 1.0 - 1e-12, 1.0, 0.0)
+    return where(identical, 1.0, where(_forced_margins(t), forced_value, formula))
+
+
+_AMI_DOC = ("Mutual information corrected for chance under the hypergeometric model (0 = chance, "
+            "1 = identical), normalised by the {} of H(C) and H(K).")
+
+
+@register("ami", name="Adjusted mutual information", symbol="AMI", family="information",
+          direction="higher", bounds=(-1.0, 1.0),
+          reference="Vinh, Epps & Bailey 2010, eq. 24 (arithmetic mean)",
+          formula=r"\frac{I - E[I]}{\tfrac12(H(C)+H(K)) - E[I]}",
+          description="Mutual information corrected for chance under the hypergeometric model (0 = chance).",
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score",
+          domain="integer", limit=emi_out_of_budget,
+          goodness_range=(0.0, 1.0))
+def ami(t, *, log_base, beta):
+    """AMI with the arithmetic-mean normaliser (scikit-learn's default).
+
+    The expected mutual information is exact (see :mod:`metrics.measures.expected`); the
+    degenerate cases are those of :func:`_ami`. Identical partitions score 1 — also
+    when every relabelling is identical too (all singletons), where the formula is
+    0/0 (I = E[I] = the normaliser) and scikit-learn's result depends on rounding.
+    """
+    return _ami(t, (t.h_c + t.h_k) / 2)
+
+
+@register("ami_min", name="Adjusted mutual information (minimum)", symbol="AMI_min", family="information",
+          direction="higher", bounds=(-INF, 1.0),
+          reference="Vinh, Epps & Bailey 2010, Table 2 (AMI_min); scikit-learn average_method='min'",
+          formula=r"\frac{I - E[I]}{\min(H(C),H(K)) - E[I]}",
+          description=_AMI_DOC.format("minimum") + " Unbounded below.",
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score:min",
+          domain="integer", limit=emi_out_of_budget, goodness_range=(0.0, 1.0))
+def ami_min(t, *, log_base, beta):
+    """AMI normalised by min(H(C), H(K)): 1 as soon as one partition refines the
+    other. It has no lower bound: classes of sizes (n−1, 1) against one pair and
+    n−2 singletons score −(n/2 − 1) when the lone item sits in the pair, because
+    E[I] is then within 2/n of the normaliser."""
+    return _ami(t, np.minimum(t.h_c, t.h_k))
+
+
+@register("ami_geometric", name="Adjusted mutual information (geometric mean)", symbol="AMI_sqrt",
+          family="information", direction="higher", bounds=(-1.0, 1.0),
+          reference="Vinh, Epps & Bailey 2010, Table 2 (AMI_sqrt); scikit-learn average_method='geometric'",
+          formula=r"\frac{I - E[I]}{\sqrt{H(C)H(K)} - E[I]}",
+          description=_AMI_DOC.format("geometric mean"),
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score:geometric",
+          domain="integer", limit=emi_out_of_budget, goodness_range=(0.0, 1.0))
+def ami_geometric(t, *, log_base, beta):
+    """AMI normalised by √(H(C)H(K)). The lower bound −1 is the one declared for
+    ``ami``: not proved, but an exhaustive search of small tables
+    (tests/test_new_measures.py) finds nothing below −0.55 for the arithmetic,
+    geometric and max normalisers."""
+    return _ami(t, sqrt(t.h_c * t.h_k))
+
+
+@register("ami_max", name="Adjusted mutual information (maximum)", symbol="AMI_max", family="information",
+          direction="higher", bounds=(-1.0, 1.0),
+          reference="Vinh, Epps & Bailey 2010, Table 2 (AMI_max); scikit-learn average_method='max'",
+          formula=r"\frac{I - E[I]}{\max(H(C),H(K)) - E[I]}",
+          description=_AMI_DOC.format("maximum"),
+          symmetric=True, n_invariant=False, sklearn="adjusted_mutual_info_score:max",
+          domain="integer", limit=emi_out_of_budget, goodness_range=(0.0, 1.0))
+def ami_max(t, *, log_base, beta):
+    """AMI normalised by max(H(C), H(K)), the largest of the four normalisers, so
+    the smallest adjusted values above chance; 1 − NMI_max is a true metric
+    (Vinh et al. 2010, Table 2)."""
+    return _ami(t, np.maximum(t.h_c, t.h_k))
+
+
+@register("vi", name="Variation of information", symbol="VI", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Meilă 2007; Rosenberg & Hirschberg 2007 §3; Wu et al. 2009 Table 1",
+          formula=r"VI = H(C\mid K) + H(K\mid C)",
+          description="Information lost and gained going from classes to clusters; a metric, in units of the log base; "
+                      "at most log n for n items (Meilă 2007).",
+          uses_log_base=True, symmetric=True)
+def vi(t, *, log_base, beta):
+    return (t.h_c_given_k + t.h_k_given_c) / _unit(log_base)
+
+
+@register("nvi", name="Normalized VI", symbol="NVI", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Reichart & Rappoport 2009, §4",
+          formula=r"NVI = \frac{VI}{H(C)}\quad(H(K) \text{ if } H(C)=0)",
+          description="VI divided by the class entropy: 0 perfect, 1 as bad as a single cluster.",
+          uses_log_base=True)
+def nvi(t, *, log_base, beta):
+    """NVI = VI/H(C); H(K) when H(C) = 0 ([RR09] §4), so it is 0 only for a perfect
+    match. The degenerate value is an entropy, hence in units of ``log_base``."""
+    return where(t.h_c <= 0, t.h_k / _unit(log_base), div(t.h_c_given_k + t.h_k_given_c, t.h_c, 0.0))
+
+
+@register("nvik", name="VI normalized by H(K)", symbol="NVIK", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Reichart & Rappoport 2009, §4 (H(K) normalization)",
+          formula=r"NVIK = \frac{VI}{H(K)}\quad(H(C) \text{ if } H(K)=0)",
+          description="VI divided by the cluster entropy; Reichart & Rappoport's rejected alternative to NVI.",
+          uses_log_base=True)
+def nvik(t, *, log_base, beta):
+    return where(t.h_k <= 0, t.h_c / _unit(log_base), div(t.h_c_given_k + t.h_k_given_c, t.h_k, 0.0))
+
+
+@register("vi_log_n", name="VI / log n", symbol="VI/log n", family="information", direction="lower",
+          bounds=(0.0, 1.0), reference="Meilă 2007; Rosenberg & Hirschberg 2007 §3",
+          formula=r"\frac{VI}{\log n}",
+          description="VI scaled into [0, 1] by its upper bound log n (no longer n-invariant).",
+          symmetric=True, n_invariant=False,
+          domain="counts")
+def vi_log_n(t, *, log_base, beta):
+    # VI ≤ log n holds when every unit of mass is an item: hence the "counts" domain.
+    return div(t.h_c_given_k + t.h_k_given_c, t.log_n, 0.0)  # n ≤ 1: log n = 0, VI = 0
+
+
+@register("vi_n", name="Normalized VI (Wu)", symbol="VI_n", family="information", direction="lower",
+          bounds=(0.0, 1.0), reference="Wu, Xiong & Chen 2009, Table 5 row 5, Lemma 4",
+          formula=r"VI_n = \frac{VI}{H(C)+H(K)} = 1 + \frac{2\,I(C;K)}{-H(C)-H(K)}",
+          description="VI divided by H(C)+H(K), Wu et al.'s bound (tighter than 2 log max(K, K′)); "
+                      "VI_n + NMI_arithmetic = 1.",
+          symmetric=True)
+def vi_n(t, *, log_base, beta):
+    # Fallback 1 makes VI_n = 0 when H(C) + H(K) = 0 (two trivial partitions).
+    return 1.0 - div(2.0 * t.mi, t.h_c + t.h_k, 1.0)
+
+
+@register("conditional_entropy", name="Conditional entropy", symbol="H(C|K)", family="information",
+          direction="lower", bounds=(0.0, INF), reference="Wu et al. 2009, Table 1 (E) and §3.4",
+          formula=r"H(C\mid K) = -\sum_{ij} p_{ij}\log\frac{p_{ij}}{p_j}",
+          description="Uncertainty left about the class once the cluster is known (Wu et al.'s entropy E).",
+          uses_log_base=True)
+def conditional_entropy(t, *, log_base, beta):
+    return t.h_c_given_k / _unit(log_base)
+
+
+@register("entropy", name="Entropy (Zhao–Karypis)", symbol="E", family="information", direction="lower",
+          bounds=(0.0, 1.0), reference="Zhao & Karypis 2001, as given by Rosenberg & Hirschberg 2007 §3",
+          formula=r"E = \sum_r \frac{n_r}{n}\Big(-\frac{1}{\log q}\sum_i \frac{n_{ir}}{n_r}\log\frac{n_{ir}}{n_r}\Big)",
+          description="Average class entropy inside the clusters, normalized by log of the number of classes.")
+def zk_entropy(t, *, log_base, beta):
+    """H(C|K) / log q with q the number of classes; 0 when q = 1."""
+    return div(t.h_c_given_k, np.log(np.maximum(t.n_classes, 1)), 0.0)
+
+
+def _model_cost(sizes: np.ndarray, n_classes, n):
+    """(1/n) Σ log C(s + |C| − 1, |C| − 1) in nats, through log-gamma so that
+    non-integer (fuzzy) sizes work too. Empty (padded) sizes add log C(k, k) = 0,
+    and a single class (k = 0) costs nothing."""
+    s = np.asarray(sizes, dtype=np.float64)
+    k = np.asarray(n_classes, dtype=np.float64)[..., None] - 1.0
+    k = np.maximum(k, 0.0)
+    logs = gammaln(s + k + 1) - gammaln(s + 1) - gammaln(k + 1)
+    total = logs.sum(axis=-1)
+    return div(total if total.ndim else float(total), n, 0.0)
+
+
+@register("q0", name="Dom's Q0", symbol="Q_0", family="information", direction="lower",
+          bounds=(0.0, INF), reference="Dom 2001, §3; Rosenberg & Hirschberg 2007 §3",
+          formula=r"Q_0 = H(C\mid K) + \frac1n\sum_{k}\log\binom{h(k)+|C|-1}{|C|-1}",
+          description="Conditional entropy plus the cost of describing the clustering model (MDL).",
+          uses_log_base=True,
+          n_invariant=False)
+def q0(t, *, log_base, beta):
+    """Q0 = H(C|K) + (1/n) Σ_k log C(h(k)+|C|−1, |C|−1), h(k) the cluster sizes,
+    |C| the number of (non-empty) classes. Dom reports bits (log_base=2)."""
+    return (t.h_c_given_k + _model_cost(t.col_sums, t.n_classes, t.n)) / _unit(log_base)
+
+
+@register("q2", name="Dom's Q2", symbol="Q_2", family="information", direction="higher",
+          bounds=(0.0, 1.0), reference="Dom 2001, §3; Rosenberg & Hirschberg 2007 §3",
+          formula=r"Q_2 = \frac{\frac1n\sum_{c}\log\binom{h(c)+|C|-1}{|C|-1}}{Q_0}",
+          description="Q0 normalized into (0, 1]: the smallest possible Q0 (the classes themselves) over Q0.",
+          n_invariant=False)
+def q2(t, *, log_base, beta):
+    """Q2 = [(1/n) Σ_c log C(h(c)+|C|−1, |C|−1)] / Q0: the numerator is Q0 of the
+    perfect clustering, so Q2 ∈ (0, 1]; 1 when Q0 = 0 (a single class)."""
+    q0_nats = t.h_c_given_k + _model_cost(t.col_sums, t.n_classes, t.n)
+    return div(_model_cost(t.row_sums, t.n_classes, t.n), q0_nats, 1.0)

@@ -1,0 +1,295 @@
+"""Set-matching measures: each class or cluster is matched to its best counterpart.
+
+Notation: a_i class sizes (rows), b_j cluster sizes (columns), n items.
+
+References
+----------
+[RH07] Rosenberg & Hirschberg (2007), Fig. 1 (clustering F-measure) and §3.
+[Wu09] Wu, Xiong & Chen (2009), Table 1 rows 2, 3, 12–15; Table 5 rows 6–8; Procedure 1.
+[vD00] van Dongen (2000), Performance criteria for graph clustering and Markov
+       cluster experiments. CWI INS-R0012.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
+
+from ..core.arith import div, where
+from ..core.batch import TableBatch
+from ..core.contingency import Contingency
+from ..core.kernels import counting
+from ..core.limits import MATCHING_BUDGET
+from ..core.registry import register
+
+# Dense assignment is fastest while the table is small; beyond this many cells the
+# sparse matcher works on the non-zero cells only.
+_DENSE_MATCHING_CELLS = 1 << 20
+# From this many classes and clusters on, an integer table's dense assignment goes to
+# the compiled Jonker–Volgenant kernel where numba is installed (the `fast` extra).
+_COMPILED_MATCHING_SIZE = 64
+# MATCHING_BUDGET (metrics.core.limits): the largest component (min of its classes and clusters) the
+# sparse matcher takes on: ~3·10^4 runs in seconds, ~10^5 in half a minute, ~3·10^5 in minutes.
+
+
+def _frac(x, n):
+    return div(x, n, 1.0)  # an empty table is vacuously pure
+
+
+@register("purity", name="Purity", symbol="P", family="matching", direction="higher", bounds=(0.0, 1.0),
+          reference="Zhao & Karypis 2001; Wu et al. 2009 Table 1 row 2",
+          formula=r"P = \frac1n\sum_j \max_i n_{ij}",
+          description="Fraction of items in their cluster's majority class.")
+def purity(t, *, log_base, beta):
+    return _frac(t.col_max_sum, t.n)
+
+
+@register("inverse_purity", name="Inverse purity", symbol="IP", family="matching", direction="higher",
+          bounds=(0.0, 1.0), reference="Amigó et al. 2009 (inverse purity)",
+          formula=r"IP = \frac1n\sum_i \max_j n_{ij}",
+          description="Fraction of items in their class's largest cluster.")
+def inverse_purity(t, *, log_base, beta):
+    return _frac(t.row_max_sum, t.n)
+
+
+@register("micro_avg_precision", name="Micro-average precision", symbol="MAP", family="matching",
+          direction="higher", bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 1 row 14",
+          formula=r"MAP = \sum_j p_j \max_i \frac{p_{ij}}{p_j}",
+          description="Majority-class precision averaged over items; equal to purity (Wu et al. §5.3).")
+def micro_avg_precision(t, *, log_base, beta):
+    # Σ_j p_j max_i (p_ij / p_j) = Σ_j max_i p_ij: Wu et al.'s Table 1 form, which they
+    # note is purity itself.
+    return _frac(t.col_max_sum, t.n)
+
+
+@register("goodman_kruskal", name="Goodman–Kruskal coefficient", symbol="GK", family="matching",
+          direction="lower", bounds=(0.0, 1.0), reference="Goodman & Kruskal 1954; Wu et al. 2009 Table 1 row 15",
+          formula=r"GK = \sum_j p_j \Big(1 - \max_i \frac{p_{ij}}{p_j}\Big)",
+          description="Error of predicting each item's class by its cluster's majority: 1 − purity.")
+def goodman_kruskal(t, *, log_base, beta):
+    return 1.0 - _frac(t.col_max_sum, t.n)
+
+
+def f_measure_value(t):
+    return t.memo("f_measure", _f_measure)
+
+
+def _f_measure(t):
+    # F(c_i, k_j) = 2 n_ij / (a_i + b_j); each class keeps its best cluster.
+    fast = t.compiled_cell_stats  # a big grid table, with numba
+    best = fast[3] if fast is not None else t.row_max_of(lambda n, a, b: div(2.0 * n, a + b, 0.0))
+    weighted = t.row_total(t.row_sums * best)
+    return div(weighted, t.n, 1.0)
+
+
+@register("f_measure", name="Clustering F-measure", symbol="F", family="matching", direction="higher",
+          bounds=(0.0, 1.0), reference="Rosenberg & Hirschberg 2007, Fig. 1; Wu et al. 2009 Table 1 row 3",
+          formula=r"F = \sum_i \frac{a_i}{n}\max_j \frac{2 n_{ij}}{a_i + b_j}",
+          description="Each class scored by the F1 of its best cluster, weighted by class size.")
+def f_measure(t, *, log_base, beta):
+    return f_measure_value(t)
+
+
+def f_matches(t: Contingency) -> list[tuple[int, int]]:
+    """The cells the clustering F-measure reads: (class, cluster) positions of each non-empty
+    class's best cluster by F(c_i, k_j) = 2 n_ij / (a_i + b_j) — the first on a tie, as
+    ``max`` in :func:`f_measure` takes any. Every other cell enters F only through the
+    cluster sizes b_j: [RH07] §3's "problem of matching". For tables small enough to show."""
+    dense = np.asarray(t.to_dense(), dtype=np.float64)
+    a, b = dense.sum(axis=1), dense.sum(axis=0)
+    f_cells = div(2.0 * dense, a[:, None] + b[None, :], 0.0)
+    return [(i, int(np.argmax(f_cells[i]))) for i in range(dense.shape[0]) if a[i] > 0]
+
+
+def f_lower_bound(t: Contingency) -> float:
+    """F_− of Wu et al.'s Procedure 1, a lower bound of F for the given margins.
+
+    Wu's cluster index i is our column, their class index j our row: n* is the
+    largest cluster; class sizes are sorted ascending and filled greedily with n*
+    items; F_− = (2/n) Σ_j a_j / (1 + n*/n_[j]), n* being the *original* largest
+    cluster size in the denominator (step 7 reads max_i n_i, not the running n*).
+    """
+    sizes = np.sort(np.asarray(t.row_sums, dtype=np.float64), axis=-1)
+    largest = np.asarray(t.max_cluster_size, dtype=np.float64)[..., None]
+    # Greedy fill, smallest class first: class j takes min(its size, what is left).
+    filled_before = np.cumsum(sizes, axis=-1) - sizes
+    take = np.clip(largest - filled_before, 0.0, sizes)
+    terms = div(take * sizes, sizes + largest, 0.0)  # take / (1 + n*/size); empty rows add 0
+    total = terms.sum(axis=-1)
+    return div(2.0 * (total if total.ndim else float(total)), t.n, 1.0)
+
+
+@register("f_n", name="Normalized F-measure (Wu)", symbol="F_n", family="matching", direction="higher",
+          bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 5 row 7, Procedure 1, Lemma 6",
+          formula=r"F_n = \frac{F - F_-}{1 - F_-}",
+          description="F-measure rescaled between Wu's lower bound F_− (Procedure 1) and 1.")
+def f_n(t, *, log_base, beta):
+    lower = f_lower_bound(t)
+    # F ≥ F_− = 1 forces F = 1: a perfect table.
+    return where(lower >= 1.0, 1.0, div(f_measure_value(t) - lower, 1.0 - lower, 1.0))
+
+
+def matched_mass(t):
+    """max over one-to-one class→cluster maps σ of Σ n_{i,σ(i)} (unmatched allowed)."""
+    if isinstance(t, TableBatch):
+        # Small padded tables: one dense assignment each (padding adds nothing).
+        out = np.empty(len(t))
+        for i, table in enumerate(t.tables):
+            r, c = linear_sum_assignment(table, maximize=True)
+            out[i] = table[r, c].sum()
+        return out
+    if t.n_cells == 0:
+        return 0
+    n_r, n_c = t.shape
+    if n_r * n_c <= _DENSE_MATCHING_CELLS:
+        return _dense_matching(t.to_dense() if t.grid is None else t.grid)  # read, never written
+    return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", matching_components))
+
+
+def _dense_matching(dense: np.ndarray):
+    # The size first: asking for the kernels imports numba (a large import) for a table
+    # scipy solves in a moment anyway.
+    big = dense.dtype.kind in "iu" and min(dense.shape) >= _COMPILED_MATCHING_SIZE
+    kernels = counting.compiled_kernels() if big else None
+    if kernels is not None:
+        size, top = max(dense.shape), int(dense.max())
+        if top * size < 1 << 56:  # the kernel's int64 prices cannot overflow
+            # Jonker–Volgenant on integer counts (metrics/core/kernels/compiled.py), about half
+            # scipy's time on a 1000 × 1000 table. A square table is read as it is (a
+            # copy of 10^6 cells costs 2–3 ms of fresh pages, more than the kernel saves
+            # on narrower weights); another is padded square with empty rows or columns,
+            # which add nothing to any matching, in int32 where the weights fit.
+            if dense.shape[0] == dense.shape[1] and dense.dtype == np.int64 and dense.flags.c_contiguous:
+                return int(kernels.max_weight_assignment(dense)[0])
+            square = np.zeros((size, size), dtype=np.int32 if top < 1 << 31 else np.int64)
+            square[: dense.shape[0], : dense.shape[1]] = dense
+            return int(kernels.max_weight_assignment(square)[0])
+    r, c = linear_sum_assignment(dense, maximize=True)
+    return dense[r, c].sum()
+
+
+def matching_components(t: Contingency):
+    return _component_structure(t.rows, t.cols, t.values, *t.shape)
+
+
+def _component_structure(rows, cols, vals, n_r: int, n_c: int):
+    """Connected components of the class–cluster graph of non-zero cells: each cell's
+    component, which components are stars (one class or one cluster), each
+    component's largest cell, and each component's size min(#classes, #clusters)."""
+    graph = sparse.coo_matrix((np.ones(rows.size), (rows, n_r + cols)), shape=(n_r + n_c,) * 2)
+    n_comp, component = connected_components(graph, directed=False)
+    comp = component[rows]
+    comp_rows = np.bincount(component[:n_r], minlength=n_comp)
+    comp_cols = np.bincount(component[n_r:], minlength=n_comp)
+    best = np.zeros(n_comp, dtype=vals.dtype)
+    np.maximum.at(best, comp, vals)
+    return comp, np.minimum(comp_rows, comp_cols) == 1, best, np.minimum(comp_rows, comp_cols)
+
+
+def matching_out_of_budget(t) -> str | None:
+    """Why ε is not computed for ``t`` (None when it is): a component of the table
+    that leaves a real choice between more than MATCHING_BUDGET classes and clusters
+    (random labels with ~10^5 values on both sides take minutes)."""
+    if not isinstance(t, Contingency) or t.shape[0] * t.shape[1] <= _DENSE_MATCHING_CELLS:
+        return None
+    _, star, _, size = t.memo("matching_components", matching_components)
+    hard = size[~star]
+    if hard.size == 0 or hard.max() <= MATCHING_BUDGET:
+        return None
+    return (f"its best one-to-one matching would have to choose among {int(hard.max()):,} classes and "
+            f"clusters that share items (budget {MATCHING_BUDGET:,}): too slow to compute here")
+
+
+def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None):
+    """Maximum-mass matching on the non-zero cells only.
+
+    A matching never links two connected components of the class–cluster graph, so
+    each component is solved on its own: a component with a single class or a single
+    cluster (a lone cell, e.g. every item of a relabelled partition, or a cluster of
+    singleton classes) takes its largest cell outright, and only the other
+    components go to an assignment solver — whose cost grows much faster than
+    linearly in their size.
+    """
+    comp, star, best, _ = structure or _component_structure(rows, cols, vals, n_r, n_c)
+    total = best[star].sum()
+    rest = np.flatnonzero(~star[comp])
+    if rest.size == 0:
+        return total
+    order = rest[np.argsort(comp[rest], kind="stable")]
+    bounds = np.flatnonzero(np.diff(comp[order])) + 1
+    for cells in np.split(order, bounds):
+        r_ids, r = np.unique(rows[cells], return_inverse=True)
+        c_ids, c = np.unique(cols[cells], return_inverse=True)
+        if r_ids.size * c_ids.size <= _DENSE_MATCHING_CELLS:
+            dense = np.zeros((r_ids.size, c_ids.size), dtype=vals.dtype)
+            dense[r, c] = vals[cells]
+            total += _dense_matching(dense)
+        else:
+            total += _min_cost_matching(r, c, vals[cells], r_ids.size, c_ids.size)
+    return total
+
+
+def _min_cost_matching(rows, cols, vals, n_r: int, n_c: int):
+    # Give every row a private dummy column so a full matching of the rows always
+    # exists; with edge cost (top + 1 − n_ij) for real cells and (top + 1) for
+    # dummies, a minimum-cost full matching is a maximum-mass matching.
+    if n_r > n_c:
+        rows, cols, n_r, n_c = cols, rows, n_c, n_r
+    top = float(vals.max())
+    cost_real = top + 1.0 - vals.astype(np.float64)
+    dummy_rows = np.arange(n_r)
+    graph = sparse.csr_matrix(
+        (np.concatenate([cost_real, np.full(n_r, top + 1.0)]),
+         (np.concatenate([rows, dummy_rows]), np.concatenate([cols, n_c + dummy_rows]))),
+        shape=(n_r, n_c + n_r))
+    _, match = min_weight_full_bipartite_matching(graph)
+    real = match < n_c
+    cell = sparse.csr_matrix((vals, (rows, cols)), shape=(n_r, n_c))
+    return np.asarray(cell[np.flatnonzero(real), match[real]]).ravel().sum()
+
+
+def classification_error_value(t):
+    return 1.0 - div(t.memo("matched_mass", matched_mass), t.n, 1.0)
+
+
+@register("classification_error", name="Classification error", symbol="ε", family="matching",
+          direction="lower", bounds=(0.0, 1.0), reference="Meilă & Heckerman 2001; Wu et al. 2009 Table 1 row 12",
+          formula=r"\varepsilon = 1 - \frac1n\max_\sigma \sum_j n_{\sigma(j),j}",
+          description="Misclassification rate under the best one-to-one mapping of classes to clusters.",
+          symmetric=True,
+          limit=matching_out_of_budget)
+def classification_error(t, *, log_base, beta):
+    return classification_error_value(t)
+
+
+@register("epsilon_n", name="Normalized classification error (Wu)", symbol="ε_n", family="matching",
+          direction="lower", bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 5 row 8, Lemma 7",
+          formula=r"\varepsilon_n = \frac{\varepsilon}{1 - 1/\max(K, K')}",
+          description="Classification error divided by its upper bound 1 − 1/max(#classes, #clusters).",
+          symmetric=True,
+          limit=matching_out_of_budget)
+def epsilon_n(t, *, log_base, beta):
+    k = np.maximum(np.maximum(t.n_classes, t.n_clusters), 1)
+    return div(classification_error_value(t), 1.0 - 1.0 / k, 0.0)  # k = 1: nothing to misclassify
+
+
+@register("van_dongen", name="van Dongen criterion", symbol="VD", family="matching", direction="lower",
+          bounds=(0.0, 1.0), reference="van Dongen 2000; Wu et al. 2009 Table 1 row 13",
+          formula=r"VD = \frac{2n - \sum_i \max_j n_{ij} - \sum_j \max_i n_{ij}}{2n}",
+          description="Items outside their class's best cluster plus outside their cluster's majority class, over 2n.",
+          symmetric=True)
+def van_dongen(t, *, log_base, beta):
+    return div(2 * t.n - t.row_max_sum - t.col_max_sum, 2 * t.n, 0.0)
+
+
+@register("vd_n", name="Normalized van Dongen (Wu)", symbol="VD_n", family="matching", direction="lower",
+          bounds=(0.0, 1.0), reference="Wu et al. 2009, Table 5 row 6, Lemma 5",
+          formula=r"VD_n = \frac{2n - \sum_i \max_j n_{ij} - \sum_j \max_i n_{ij}}{2n - \max_i a_i - \max_j b_j}",
+          description="van Dongen divided by its tighter bound; Wu et al.'s recommended measure.",
+          symmetric=True)
+def vd_n(t, *, log_base, beta):
+    den = 2 * t.n - t.max_class_size - t.max_cluster_size
+    # den = 0 only for one class and one cluster (or n = 0): nothing can be wrong.
+    return div(2 * t.n - t.row_max_sum - t.col_max_sum, den, 0.0)
