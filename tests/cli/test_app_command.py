@@ -68,7 +68,11 @@ def test_app_without_streamlit_says_so_in_one_line(monkeypatch, capsys):
 
 
 def test_app_without_the_dashboard_package_says_so_in_one_line(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "dashboard", None)  # as if only the library were installed
+    # As if only the library were installed: the launcher (imported by this file) must not be found
+    # either, and should the command still reach it, execv must not replace the test process.
+    for name in ("dashboard", "dashboard.server", "dashboard.server.launch"):
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setattr(launch.os, "execv", lambda *a: pytest.fail("the command reached the launcher"))
     code, _, err = run(["app", "--server.port", "8600"], capsys)
     assert code == 1 and err.count("\n") == 1
     assert "the dashboard is not installed: pip install 'partition-lab[dashboard]'" in err
