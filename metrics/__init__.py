@@ -21,10 +21,15 @@ from . import measures  # noqa: F401  isort: skip  (fills the registry, in displ
 from . import chance  # noqa: F401  (metrics.chance: measures against random labelings)
 from .core.batch import TableBatch, evaluate_batch
 from .solutions import changes_of_mind, compare_solutions, rank_agreement, rank_solutions, solution_matrix
+from .api import (adjusted_mutual_info_score, adjusted_rand_score, completeness_score, fowlkes_mallows_score,
+                  homogeneity_completeness_v_measure, homogeneity_score, mutual_info_score,
+                  normalized_mutual_info_score, rand_score, score, v_measure_score)
 
 __all__ = ["Contingency", "pair_counts", "evaluate", "evaluate_batch", "TableBatch", "MEASURES",
            "Measure", "FAMILIES", "compare_solutions", "rank_solutions", "rank_agreement", "changes_of_mind",
-           "solution_matrix"]
+           "solution_matrix", "score", "adjusted_rand_score", "rand_score", "adjusted_mutual_info_score",
+           "normalized_mutual_info_score", "mutual_info_score", "homogeneity_score", "completeness_score",
+           "v_measure_score", "homogeneity_completeness_v_measure", "fowlkes_mallows_score"]
 
 # Kept for compatibility: the module names of the flat package before its layers
 # (``metrics.generators``, ``from metrics import formatting`` …) still name the modules that

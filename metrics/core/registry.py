@@ -64,11 +64,18 @@ class Measure:
     uses_beta: bool = False
     beta_parts: tuple[Callable, Callable] | None = field(default=None, repr=False, compare=False)
 
-    def __call__(self, t: Contingency, *, log_base: float = math.e, beta: float = 1.0) -> float:
-        if not isinstance(t, Contingency):
+    def __call__(self, t, labels_pred=None, *, log_base: float = math.e, beta: float = 1.0) -> float:
+        """The measure of table ``t`` — or, scikit-learn's way, of two label arrays
+        ``(labels_true, labels_pred)``, counted into a table first (as :func:`metrics.score`)."""
+        if labels_pred is not None:
+            if isinstance(t, Contingency):
+                raise TypeError(f"{self.key} takes a metrics.Contingency or two label arrays, not both")
+            t = Contingency.from_labels(t, labels_pred)
+        elif not isinstance(t, Contingency):
             raise TypeError(
-                f"{self.key} takes a metrics.Contingency, got {type(t).__name__}; "
-                "build one with Contingency.from_labels or Contingency.from_table"
+                f"{self.key} takes a metrics.Contingency or two label arrays, got one {type(t).__name__}; "
+                f"pass labels_true and labels_pred (or call metrics.score({self.key!r}, labels_true, "
+                "labels_pred)), or build a table with Contingency.from_labels or Contingency.from_table"
             )
         check_log_base(log_base)
         check_beta(beta)
