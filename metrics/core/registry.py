@@ -41,6 +41,11 @@ class Measure:
     ``symmetric`` says whether swapping classes and
     clusters leaves the value unchanged; ``n_invariant`` whether multiplying every
     cell by λ does.
+
+    A measure is called with a table, ``m(t)``, or with two label arrays, ``m(labels_true,
+    labels_pred)`` (scikit-learn's way; the table is counted first). ``help(m)`` shows the
+    measure's own documentation (:attr:`doc`), written from these fields by
+    :mod:`metrics.core.measure_docs`.
     """
 
     key: str
@@ -132,6 +137,13 @@ class Measure:
         return float(g) if g.ndim == 0 else g
 
     @property
+    def doc(self) -> str:
+        """This measure's documentation (numpydoc): what ``help()`` shows, made from the metadata."""
+        from .measure_docs import measure_doc
+
+        return measure_doc(self)
+
+    @property
     def higher_is_better(self) -> bool:
         return self.direction == "higher"
 
@@ -144,6 +156,19 @@ class Measure:
 
         return f"[{fmt(lo)}, {fmt(hi)}]".replace("[−∞", "(−∞").replace("∞]", "∞)")
 
+
+class _MeasureDoc:
+    """``Measure.__doc__``: the class's docstring on the class, each measure's own documentation
+    (:attr:`Measure.doc`) on an instance — so ``help(MEASURES["vi"])`` documents VI."""
+
+    def __init__(self, class_doc: str | None) -> None:
+        self.class_doc = class_doc
+
+    def __get__(self, obj: Measure | None, objtype: type | None = None) -> str | None:
+        return self.class_doc if obj is None else obj.doc
+
+
+Measure.__doc__ = _MeasureDoc(Measure.__doc__)  # type: ignore[assignment]
 
 MEASURES: dict[str, Measure] = {}
 

@@ -113,7 +113,8 @@ def jaccard(t, *, log_base, beta):
           n_invariant=False)
 def fowlkes_mallows(t, *, log_base, beta):
     """m/√(m1·m2). Where m1·m2 = 0: 1 if neither partition joins any pair (identical
-    all-singleton partitions), else 0. (scikit-learn returns 0 in the first case too.)"""
+    all-singleton partitions), else 0. scikit-learn returns 0 in the first case: one of
+    the two documented conventions (metrics.api)."""
     m, m1, m2, _ = _sums(t)
     # √(m/m1)·√(m/m2) rather than m/√(m1 m2): no overflow of m1·m2 as a float.
     # m1 = 0 or m2 = 0 forces m = 0, hence 0 — unless both are 0.
