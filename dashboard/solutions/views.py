@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import streamlit as st
+from scipy import sparse
 
 import metrics
 
@@ -239,6 +240,32 @@ def solution_table(sset: SolutionSet, name: str) -> metrics.Contingency:
     return metrics.Contingency.from_labels(sset.gold, sset.solutions[name])
 
 
+def _as_written(t: metrics.Contingency, gold, pred) -> metrics.Contingency:
+    """``t`` with text labels in the order the data first names them (C1, C2, …, C10 as a file lists
+    them, not the library's sorted C1, C10, C2); integer labels keep their numeric order. Only the
+    order of rows and columns changes: the Sankey reads as the upload."""
+    def order(labels, values) -> np.ndarray | None:
+        if np.asarray(labels).dtype.kind in "iub":
+            return None
+        seen = pd.unique(pd.Series(np.asarray(values, dtype=object)))
+        where = pd.Index(np.asarray(labels, dtype=object)).get_indexer(seen)
+        where = where[where >= 0]
+        return None if np.array_equal(where, np.arange(len(labels))) else where
+
+    r_order, c_order = order(t.row_labels, gold), order(t.col_labels, pred)
+    if r_order is None and c_order is None:
+        return t
+    n_r, n_c = t.shape
+    r_order = np.arange(n_r) if r_order is None else r_order
+    c_order = np.arange(n_c) if c_order is None else c_order
+    r_new, c_new = np.empty(n_r, dtype=np.int64), np.empty(n_c, dtype=np.int64)
+    r_new[r_order], c_new[c_order] = np.arange(n_r), np.arange(n_c)
+    cells = sparse.coo_matrix((np.asarray(t.values), (r_new[np.asarray(t.rows)], c_new[np.asarray(t.cols)])),
+                              shape=(n_r, n_c))
+    return metrics.Contingency.from_table(cells, row_labels=list(np.asarray(t.row_labels, dtype=object)[r_order]),
+                                          col_labels=list(np.asarray(t.col_labels, dtype=object)[c_order]))
+
+
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def scores_figure(sset: SolutionSet, keys: tuple[str, ...], log_base: float, beta: float):
     r = analysis(sset, keys, log_base, beta)
@@ -254,7 +281,7 @@ def agreement_figure(sset: SolutionSet, keys: tuple[str, ...], log_base: float, 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def sankey(sset: SolutionSet, name: str):
     """(figure, note) of :func:`solutions_charts.sankey_figure` for one solution."""
-    return sc.sankey_figure(solution_table(sset, name), name)
+    return sc.sankey_figure(_as_written(solution_table(sset, name), sset.gold, sset.solutions[name]), name)
 
 
 def symbol(key: str) -> str:

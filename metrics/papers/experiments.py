@@ -171,7 +171,7 @@ def fuzzy_tables(gold: Sequence, clusters: Sequence, *, dissimilarity: bool = Tr
             for mode in ("fuzzy", "count"):
                 out[f"{mode}_diss"] = generators.dissimilarity_adjusted(gold, clusters, mode=mode)
         return out
-    out = {mode: Contingency._fromplain_memberships(m, mode) for mode in ("fuzzy", "count")}
+    out = {mode: Contingency._from_plain_memberships(m, mode) for mode in ("fuzzy", "count")}
     if dissimilarity:
         for mode in ("fuzzy", "count"):
             out[f"{mode}_diss"] = _adjusted(m, out[mode], mode)

@@ -25,7 +25,7 @@ from scipy import stats
 
 import metrics
 from metrics import chance, properties, solutions
-from metrics.core import contingency
+from metrics.core import cells
 from metrics.measures import expected
 from metrics.papers import generators
 from metrics.core import limits
@@ -37,7 +37,7 @@ from tests.chance.test_samplers import _bell  # exact Bell numbers (the Bell tri
 
 # ---------------------------------------------------------------------- one table of limits
 def test_every_limit_is_defined_in_limits_and_used_from_there():
-    assert contingency._MAX_TOTAL == float(limits.MAX_TOTAL) == float(2**62)
+    assert cells._MAX_TOTAL == float(limits.MAX_TOTAL) == float(2**62)
     assert rm.MAX_SAMPLED_ITEMS is limits.MAX_SAMPLED_ITEMS
     assert rm.PERM_SAMPLED_ITEMS == limits.PERM_SAMPLED_ITEMS == math.isqrt(2**63 - 1)
     assert rm._EXACT_STIRLING_WORK == limits.EXACT_STIRLING_WORK

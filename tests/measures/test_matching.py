@@ -18,7 +18,7 @@ def test_component_wise_matching_equals_the_dense_assignment(n_r, n_c, density, 
         return
     dense = matching._dense_matching(t.to_dense())
     # Every component through the sparse solver, and through dense blocks.
-    for structure in (None, matching._components(t)):
+    for structure in (None, matching.matching_components(t)):
         assert matching._sparse_matching(t.rows, t.cols, t.values, *t.shape, structure) == dense
     assert matching._min_cost_matching(t.rows, t.cols, t.values, *t.shape) == dense
 

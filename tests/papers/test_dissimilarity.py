@@ -16,15 +16,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics import Contingency
 from metrics.papers import experiments
 from metrics.papers import generators as g
+from metrics.papers.generators import ambiguous as g_ambiguous
+from metrics.papers.generators import dissimilarity_enhancement as g_dissimilarity
 
 
 def dense_reference(gold, clusters, mode):
     """The dissimilarity D as first implemented: dense membership matrices and two products."""
-    gold = [g._labels_tuple(x, "gold", i) for i, x in enumerate(gold)]
-    clusters = [g._labels_tuple(x, "clusters", i) for i, x in enumerate(clusters)]
-    base = g.Contingency.from_memberships(gold, clusters, mode=mode)
+    gold = [g_ambiguous._labels_tuple(x, "gold", i) for i, x in enumerate(gold)]
+    clusters = [g_ambiguous._labels_tuple(x, "clusters", i) for i, x in enumerate(clusters)]
+    base = Contingency.from_memberships(gold, clusters, mode=mode)
     g_labels, c_labels = list(base.row_labels), list(base.col_labels)
 
     def membership(entries, labels):
@@ -48,7 +51,7 @@ def dense_reference(gold, clusters, mode):
 
 def check_against_reference(gold, clusters):
     for mode in ("fuzzy", "count"):
-        sim, diss, g_labels, c_labels = g._similarity_dissimilarity(gold, clusters, mode)
+        sim, diss, g_labels, c_labels = g_dissimilarity._similarity_dissimilarity(gold, clusters, mode)
         ref, ref_g, ref_c = dense_reference(gold, clusters, mode)
         assert (g_labels, c_labels) == (ref_g, ref_c)
         assert diss.shape == sim.shape == ref.shape
@@ -87,7 +90,7 @@ def test_single_labels_and_hard_data_give_half_the_symmetric_difference():
     gold = ["x", "x", "y", "y", "y", "z"]
     clusters = [1, 2, 2, 2, 3, 3]
     for mode in ("fuzzy", "count"):
-        _, diss, g_labels, c_labels = g._similarity_dissimilarity(gold, clusters, mode)
+        _, diss, g_labels, c_labels = g_dissimilarity._similarity_dissimilarity(gold, clusters, mode)
         for r, gl in enumerate(g_labels):
             for q, cl in enumerate(c_labels):
                 in_g = {i for i, x in enumerate(gold) if x == gl}

@@ -17,6 +17,8 @@ from scipy.optimize import linear_sum_assignment
 from metrics import Contingency
 from metrics.papers import experiments
 from metrics.papers import generators as g
+from metrics.papers.generators import ambiguous as g_ambiguous
+from metrics.papers.generators import dissimilarity_enhancement as g_dissimilarity
 
 
 def _memberships(entries, labels):
@@ -39,8 +41,8 @@ def _shared_pairs(g_items, g_labs, c_items, c_labs, n_items):
 def reference_similarity_dissimilarity(gold, clusters, mode):
     if mode not in ("fuzzy", "count"):
         raise ValueError(f"mode must be 'fuzzy' or 'count', got {mode!r}")
-    gold = [g._labels_tuple(x, "gold", i) for i, x in enumerate(gold)]
-    clusters = [g._labels_tuple(k, "clusters", i) for i, k in enumerate(clusters)]
+    gold = [g_ambiguous._labels_tuple(x, "gold", i) for i, x in enumerate(gold)]
+    clusters = [g_ambiguous._labels_tuple(k, "clusters", i) for i, k in enumerate(clusters)]
     if len(gold) != len(clusters):
         raise ValueError(f"gold and clusters must have the same length, got {len(gold)} and {len(clusters)}")
     if not gold:
@@ -116,7 +118,7 @@ def assert_identical(got: Contingency, want: Contingency):
 def check(gold, clusters):
     for mode in ("fuzzy", "count"):
         assert_identical(g.dissimilarity_adjusted(gold, clusters, mode), reference_adjusted(gold, clusters, mode))
-        sim, diss, gl, cl = g._similarity_dissimilarity(gold, clusters, mode)
+        sim, diss, gl, cl = g_dissimilarity._similarity_dissimilarity(gold, clusters, mode)
         r_sim, r_diss, r_gl, r_cl = reference_similarity_dissimilarity(gold, clusters, mode)
         assert (gl, cl) == (r_gl, r_cl)
         assert sim.tobytes() == r_sim.tobytes() and diss.tobytes() == r_diss.tobytes()
