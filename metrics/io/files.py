@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..core.contingency import Contingency
+from ..core.lazy import lazy_module
 from . import scan
+from .engines.duckdb_engine import duckdb_contingency
 from .errors import MissingLabelsError
 from .read import (
     LabelColumns,
@@ -19,9 +21,13 @@ from .read import (
     parquet_content_size,
     read_labels,
 )
-from .engines.duckdb_engine import duckdb_contingency
 from .sniff import sniff
 from .sources import Source, check_alignment, expand_paths, no_items_left
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
 
 __all__ = ["content_size", "contingency_from_files", "file_format", "total_size"]
 
@@ -97,11 +103,19 @@ def contingency_from_files(paths, gold: str = "gold", pred: str = "pred", *, pre
     progress
         Called with the fraction done (0..1) while DuckDB scans (about every 0.2 s).
 
-    Raises ``FileNotFoundError`` for missing files, ``ValueError`` for unreadable
-    files, unknown columns, missing labels, misaligned or duplicated items,
-    :class:`~metrics.io.EmptyTableError` when no item is left, and ``ImportError``
-    naming the ``io`` extra when DuckDB is not installed.
+    Raises
+    ------
+    FileNotFoundError
+        A file is missing.
+    ValueError
+        Unreadable files, unknown columns, missing labels, misaligned or duplicated items.
+    metrics.io.EmptyTableError
+        No item is left.
+    ImportError
+        DuckDB (the ``io`` extra) is not installed.
 
+    Examples
+    --------
     >>> t = contingency_from_files("labels.parquet", gold="gold", pred="pred")  # doctest: +SKIP
     """
     if engine not in ("duckdb", "pandas"):

@@ -31,15 +31,21 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..core.contingency import Contingency
+from ..core.lazy import lazy_module
 from .cells import table_from_labels
 from .errors import EmptyTableError, MissingLabelsError
 from .scan import ContentTooLargeError, TextScan, damaged_gzip
 from .sniff import FileKind, is_stream, read_stream, sniff
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
 
 __all__ = ["COMMON_NA_TEXTS", "LabelColumns", "MissingReport", "contingency_from_columns", "file_columns",
            "missing_mask", "missing_report", "read_labels"]
@@ -502,6 +508,9 @@ def read_labels(source, columns: Sequence[str] | None = None, *, name: str | Non
                 max_bytes: int | None = None) -> LabelColumns:
     """Read label columns from a CSV/TSV/Parquet file given as a path or as bytes.
 
+    The format, encoding and delimiter come from the content (:func:`~metrics.io.sniff`);
+    text stays text exactly as written.
+
     Parameters
     ----------
     source
@@ -522,9 +531,11 @@ def read_labels(source, columns: Sequence[str] | None = None, *, name: str | Non
         expanded — or a Parquet file whose cells as text would (an app's cap on what one
         upload may cost). None: no limit.
 
-    The format, encoding and delimiter come from the content (:func:`~metrics.io.sniff`);
-    text stays text exactly as written. Raises ``ValueError`` saying what is wrong and what to
-    do (empty, binary, spreadsheet, non-UTF-8, ragged files; unknown columns).
+    Raises
+    ------
+    ValueError
+        Saying what is wrong and what to do: empty, binary, spreadsheet, non-UTF-8 or ragged
+        files; unknown columns.
     """
     _check_exists(source)
     source, name = _once(source, _source_name(source, name), max_bytes)

@@ -22,12 +22,18 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
+from ..core.lazy import lazy_module
 from .errors import EmptyTableError, MissingSolutionLabelsError, UnmatchedIdsError
 from .read import LabelColumns, _check_columns, missing_mask
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
 
 __all__ = ["SolutionColumns", "solution_columns"]
 
@@ -100,9 +106,17 @@ def solution_columns(gold: LabelColumns, gold_col: str, solutions: Iterable[tupl
         Leave out items with a missing label in gold or in any solution, or (by id) without a
         partner row in some file; otherwise they raise the errors below.
 
-    Raises ``ValueError`` for no solution, a name given twice, a column a file does not have,
-    files of different lengths (by row) or a repeated id; :class:`~metrics.io.UnmatchedIdsError`,
-    :class:`~metrics.io.MissingSolutionLabelsError`, :class:`~metrics.io.EmptyTableError`.
+    Raises
+    ------
+    ValueError
+        No solution, a name given twice, a column a file does not have, files of different
+        lengths (by row) or a repeated id.
+    metrics.io.UnmatchedIdsError
+        By id, an item without a partner row in some file (without ``dropna``).
+    metrics.io.MissingSolutionLabelsError
+        A missing label in gold or in a solution (without ``dropna``).
+    metrics.io.EmptyTableError
+        No item is left.
     """
     solutions = [(str(name), lc, col) for name, lc, col in solutions]
     if not solutions:
