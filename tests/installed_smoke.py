@@ -62,7 +62,8 @@ def main(checkout: Path) -> dict:
                              check=True)
         scored = json.loads(out.stdout)
         expected = metrics.evaluate(metrics.Contingency.from_labels([str(g) for g in gold], [str(p) for p in pred]))
-        assert scored["n"] == 200 and scored["measures"] == expected, "partition-lab score disagrees with evaluate"
+        (solution,) = scored["solutions"].values()  # one solution: one record, as several are
+        assert scored["n"] == 200 and solution["measures"] == expected, "partition-lab score disagrees with evaluate"
         bad = subprocess.run([exe, "score", "no-such-file.csv"], capture_output=True, text=True)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
 

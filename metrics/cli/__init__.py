@@ -39,7 +39,7 @@ from .output import _measures
 from .parser import PROG, UsageError, build_parser
 from .score import _COPIES, _score
 
-__all__ = ["main", "build_parser", "UsageError", "PROG"]
+__all__ = ["PROG", "UsageError", "build_parser", "main"]
 
 #: The dashboard's module that ``partition-lab app`` hands over to (``launch(arguments)``).
 APP_LAUNCHER = "dashboard.server.launch"

@@ -1,5 +1,10 @@
 """What ``partition-lab`` prints: progress on stderr, and the scores as a table, CSV or JSON;
 the ``measures`` command.
+
+One shape whatever the number of solutions: rows = solutions, columns = measures, in every format
+(one solution is one row). JSON is strict — ``NaN`` and ``Infinity`` are not JSON — in every
+command: a value that is not a finite number is ``null``, and the object that holds it has a
+``"why_null"`` object giving the reason under the same key (:func:`why_null`, :func:`strict_json`).
 """
 
 from __future__ import annotations
@@ -8,11 +13,12 @@ import csv
 import io
 import json
 import math
+import shutil
 import sys
 import time
+from dataclasses import dataclass, field
+from typing import Any
 
-from .. import io as mio
-from ..core.contingency import Contingency
 from ..core.formatting import format_number, spreadsheet_cell
 from ..core.registry import FAMILIES, MEASURES
 from ..solutions import rank_solutions
@@ -54,62 +60,147 @@ class Progress:
             self._last_step = -1
 
 
-def _json_value(v: float):
-    return None if math.isnan(v) else v  # JSON has no NaN: null = not computed
+# ---------------------------------------------------------------------- scores
+# One shape whatever the number of solutions: rows = solutions, columns = measures, in every
+# format (one solution is one row). JSON is strict (no NaN/Infinity): a value that is not a finite
+# number is null, and the object holding it has a "why_null" object naming the reason
+# (docs/cli.md, "Output").
+
+@dataclass
+class Scores:
+    """What ``partition-lab score`` prints: ``frame`` (index = solutions, columns = measure keys,
+    as :func:`metrics.compare_solutions` returns, NaN where not computed), the items, classes and
+    each solution's clusters; ``left_out``: items left out by ``--dropna`` (``None``: not counted);
+    ``why_not``: ``{key: {solution: reason}}`` for the NaN values."""
+
+    frame: Any
+    n: float
+    classes: int
+    clusters: dict[str, int]
+    left_out: int | None = 0
+    why_not: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def _format_solutions(frame, sc: mio.SolutionColumns, args) -> str:
-    names, keys = list(frame.index), list(frame.columns)
-    n, classes = len(sc), int(sc.gold.nunique(dropna=False))
-    clusters = {name: int(sc.solutions[name].nunique(dropna=False)) for name in names}
-    why_not = frame.attrs.get("why_not", {})
+def why_null(value: float, reason: str | None = None) -> str | None:
+    """Why ``value`` is written as JSON ``null`` (``None``: it is a finite number, written as such)."""
+    if math.isnan(value):
+        return f"not computed: {reason}" if reason else "not a number: the measure is undefined for this table"
+    if math.isinf(value):
+        return f"{'+' if value > 0 else '-'}inf: the value is infinite (JSON has no infinity)"
+    return None
+
+
+def strict_json(doc) -> str:
+    """``doc`` as JSON that every parser reads: NaN or infinity left in ``doc`` is a bug, raised
+    (``ValueError``) rather than written as ``NaN``/``Infinity``."""
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _finite_or_null(values: dict[str, float], reasons: dict[str, str]) -> tuple[dict, dict]:
+    """``values`` with non-finite ones as ``None``, and ``{key: why}`` for those."""
+    out, why = {}, {}
+    for k, v in values.items():
+        v = float(v)
+        reason = why_null(v, reasons.get(k))
+        out[k] = None if reason else v
+        if reason:
+            why[k] = reason
+    return out, why
+
+
+def format_scores(scores: Scores, args) -> str:
+    """The scores in ``args.format``: table, csv or json (rows = solutions, columns = measures)."""
     if args.format == "json":
-        ranks = rank_solutions(frame)
-        doc = {"n": n, "classes": classes, "log_base": args.log_base, "beta": args.beta, "left_out": sc.left_out,
-               "solutions": {name: {"n": n, "classes": classes, "clusters": clusters[name],
-                                    "measures": {k: _json_value(frame.at[name, k]) for k in keys},
-                                    "ranks": {k: None if math.isnan(r) else int(r) for k, r in ranks.loc[name].items()}}
-                             for name in names}}
-        if why_not:
-            doc["not_computed"] = why_not
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return _scores_json(scores, args)
     if args.format == "csv":
-        return _csv([("solution", *keys)] + [(name, *("" if math.isnan(v) else repr(float(v)) for v in frame.loc[name]))
-                                              for name in names])
+        _csv_notes(scores, args)
+        return _csv([("solution", *scores.frame.columns)] +
+                    [(name, *(_csv_number(v) for v in scores.frame.loc[name])) for name in scores.frame.index])
+    return _scores_table(scores, args)
+
+
+def _csv_number(v) -> str:
+    v = float(v)
+    return "" if math.isnan(v) else repr(v)  # inf / -inf as Python, pandas and R read them
+
+
+def _csv_notes(scores: Scores, args) -> None:
+    """CSV has no place for the reasons a value is empty: they go to stderr."""
+    if args.quiet:
+        return
+    for k, per in scores.why_not.items():
+        for name, reason in per.items():
+            sys.stderr.write(f"{PROG}: note: {k} not computed for {name}: {reason}\n")
+
+
+def _scores_json(scores: Scores, args) -> str:
+    frame = scores.frame
     ranks = rank_solutions(frame)
-    rows = []
-    for k in keys:
-        best = [name for name in names if ranks.at[name, k] == 1]
-        rows.append((k, MEASURES[k].direction, *(format_number(frame.at[name, k]) for name in names),
-                     ", ".join(best) if best else "—"))
+    solutions = {}
+    for name in frame.index:
+        reasons = {k: per[name] for k, per in scores.why_not.items() if name in per}
+        values, why = _finite_or_null(frame.loc[name].to_dict(), reasons)
+        solutions[name] = {"n": scores.n, "classes": scores.classes, "clusters": scores.clusters[name],
+                           "measures": values,
+                           "ranks": {k: None if math.isnan(r) else int(r) for k, r in ranks.loc[name].items()},
+                           "why_null": why}
+    top_why = {} if scores.left_out is not None else {
+        "left_out": "not counted: one solution's table is counted straight from the files"}
+    doc = {"n": scores.n, "classes": scores.classes, "left_out": scores.left_out, "log_base": args.log_base,
+           "beta": args.beta, "solutions": solutions, "why_null": top_why}
+    return strict_json(doc)
+
+
+def _scores_table(scores: Scores, args) -> str:
+    frame = scores.frame
+    names, keys = [str(n) for n in frame.index], list(frame.columns)
+    several = len(names) > 1
+    ranks = rank_solutions(frame)
     why = "a missing label or no partner id" if args.id_col is not None else "a missing label"
-    left = f" ({format_number(sc.left_out)} left out: {why})" if sc.left_out else ""
-    head = (f"# {format_number(n)} items{left}, {format_number(classes)} classes; {len(names)} solutions — clusters: "
-            + ", ".join(f"{name} {format_number(clusters[name])}" for name in names)
+    left = f" ({format_number(scores.left_out)} left out: {why})" if scores.left_out else ""
+    head = (f"# {format_number(scores.n)} items{left}, {format_number(scores.classes)} classes; "
+            f"{len(names)} solution{'s' if several else ''} — clusters: "
+            + ", ".join(f"{name} {format_number(scores.clusters[name])}" for name in frame.index)
             + f"; log base {_fmt_base(args.log_base)}, β = {format_number(args.beta)}\n")
-    foot = "".join(f"# — {k} not computed for {name}: {reason}\n"
-                   for k, per in why_not.items() for name, reason in per.items())
-    widths = set(range(2, 2 + len(names)))
-    return head + _aligned([("key", "better", *names, "best")] + rows, right=widths) + foot
+
+    def cell(name, k) -> str:
+        text = format_number(frame.at[name, k])
+        return text + ("*" if ranks.at[name, k] == 1 else " ") if several else text
+
+    columns = [["solution", "better", *names]]
+    columns += [[k, MEASURES[k].direction, *(cell(name, k) for name in frame.index)] for k in keys]
+    foot = (f"# * the best of the {len(names)} solutions by that measure (tied solutions share it)\n"
+            if several else "")
+    foot += "".join(f"# — {k} not computed for {name}: {reason}\n"
+                    for k, per in scores.why_not.items() for name, reason in per.items())
+    return head + _blocks(columns, _width()) + foot
+
+
+def _width() -> int:
+    """Characters per line of the table: the terminal's (or $COLUMNS), 120 when not a terminal."""
+    return max(40, shutil.get_terminal_size((120, 24)).columns)
+
+
+def _blocks(columns: list[list[str]], width: int) -> str:
+    """Columns (the first one, the solutions' names, repeated) side by side, in as many blocks
+    as ``width`` needs — as pandas prints a wide frame: rows stay solutions, whatever the width."""
+    first, rest = columns[0], columns[1:]
+    blocks: list[list[list[str]]] = []
+    used = width + 1
+    for col in rest:
+        w = max(len(c) for c in col) + 2
+        if used + w > width and (not blocks or len(blocks[-1]) > 1):
+            blocks.append([first])
+            used = max(len(c) for c in first)
+        blocks[-1].append(col)
+        used += w
+    if not blocks:
+        blocks = [[first]]
+    return "\n".join(_aligned(list(zip(*block)), right=set(range(1, len(block)))) for block in blocks)
 
 
 def _fmt_base(b: float) -> str:
     return "e" if b == math.e else format_number(b)
-
-
-def _format_scores(table: Contingency, values: dict, args) -> str:
-    if args.format == "json":
-        doc = {"n": table.n, "classes": table.shape[0], "clusters": table.shape[1],
-               "log_base": args.log_base, "beta": args.beta, "measures": values}
-        return json.dumps(doc, indent=2) + "\n"
-    if args.format == "csv":
-        return _csv([("key", "name", "value")] + [(k, MEASURES[k].name, repr(v)) for k, v in values.items()])
-    rows = [(k, MEASURES[k].name, format_number(v), MEASURES[k].range_text, MEASURES[k].direction)
-            for k, v in values.items()]
-    head = (f"# {format_number(table.n)} items, {format_number(table.shape[0])} classes, "
-            f"{format_number(table.shape[1])} clusters; "
-            f"log base {_fmt_base(args.log_base)}, β = {format_number(args.beta)}\n")
-    return head + _aligned([("key", "measure", "value", "range", "better")] + rows, right={2})
 
 
 def _csv(rows) -> str:
@@ -132,12 +223,8 @@ def _aligned(rows, right=frozenset()) -> str:
 # ---------------------------------------------------------------------- measures
 def _measures(args) -> int:
     if args.format == "json":
-        doc = [{"key": m.key, "name": m.name, "symbol": m.symbol, "family": m.family,
-                "family_name": FAMILIES[m.family], "direction": m.direction,
-                "bounds": [_json_bound(b) for b in m.bounds], "reference": m.reference,
-                "formula": m.formula, "description": m.description, "uses_log_base": m.uses_log_base,
-                "symmetric": m.symmetric, "n_invariant": m.n_invariant} for m in MEASURES.values()]
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        doc = [_measure_record(m) for m in MEASURES.values()]
+        sys.stdout.write(strict_json(doc))
     elif args.format == "csv":
         sys.stdout.write(_csv([("key", "name", "family", "range", "better", "reference")] +
                               [(m.key, m.name, m.family, m.range_text, m.direction, m.reference)
@@ -149,5 +236,14 @@ def _measures(args) -> int:
     return 0
 
 
-def _json_bound(b: float):
-    return None if math.isinf(b) else b  # JSON has no infinity: null = unbounded
+def _measure_record(m) -> dict:
+    """A measure in ``partition-lab measures --format json``: an infinite bound is ``null``, and
+    ``why_null`` says so (JSON has no infinity)."""
+    low, high = (float(b) for b in m.bounds)
+    unbounded = [side for side, b in (("below (-inf)", low), ("above (+inf)", high)) if math.isinf(b)]
+    return {"key": m.key, "name": m.name, "symbol": m.symbol, "family": m.family,
+            "family_name": FAMILIES[m.family], "direction": m.direction,
+            "bounds": [None if math.isinf(b) else b for b in (low, high)], "reference": m.reference,
+            "formula": m.formula, "description": m.description, "uses_log_base": m.uses_log_base,
+            "symmetric": m.symmetric, "n_invariant": m.n_invariant,
+            "why_null": {"bounds": "unbounded " + " and ".join(unbounded)} if unbounded else {}}

@@ -82,11 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Score a clustering. GOLD holds the gold classes (and the predicted clusters too when "
         "PRED is not given); PRED the predicted clusters. Files are CSV, TSV or Parquet (gzip-compressed "
         "text too), recognised by their content whatever their name; UTF-8 or UTF-16 with a byte-order "
-        "mark. Globs select several shards. Two files are aligned by row, or by --id-col. "
+        "mark. Globs select several shards; '-' is standard input (read once; a file named '-' is ./-). "
+        "Two files are aligned by --id-col, or by row; two files that share a column besides their label "
+        "columns (an id) are refused unless --id-col or --by-row says how to align them. "
         "Several solutions — comma-separated --pred-col columns, or several PRED files — are scored "
         "together on the same items (with --dropna an item missing a label in any of them is left out of "
-        "all): one row per measure, one column per solution and the solution it rates best (the CSV and "
-        "JSON hold one record per solution). "
+        "all). Output, in every format and for any number of solutions: one row per solution, one column "
+        "per measure; JSON is strict (a value that is not a finite number is null, its reason under "
+        "\"why_null\"). "
         "An empty cell is a missing label; texts such as NA or null are labels unless --na-values names "
         "them. Inputs over "
         f"{mio.DUCKDB_THRESHOLD_BYTES // 2**20} MiB are counted by DuckDB without loading them (--engine).")
@@ -102,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="predicted label column (default: 'pred', or the only other column); several "
                        "columns, comma-separated (p1,p2,p3), score several solutions against the gold column")
     score.add_argument("--id-col", help="align GOLD and PRED by this id column instead of by row")
+    score.add_argument("--by-row", action="store_true",
+                       help="align GOLD and PRED by row even though they share a column (without it, files "
+                       "sharing a column besides their labels are refused: give --id-col or --by-row)")
     score.add_argument("--no-header", action="store_true",
                        help="files have no header row: columns are named 1, 2, … (as in cut -f)")
     score.add_argument("--dropna", action="store_true",

@@ -5,6 +5,7 @@ the measures, through :mod:`metrics.io`, the reader the dashboard uses too.
 from __future__ import annotations
 
 import importlib.util
+import shlex
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from .. import io as mio
 from ..core.contingency import Contingency
 from ..core.registry import evaluate
 from ..solutions import compare_solutions
-from .output import Progress, _format_scores, _format_solutions
+from .output import Progress, Scores, format_scores
 from .parser import PROG, PROGRESS_BYTES, UsageError
 
 
@@ -74,27 +75,46 @@ def _text_size(patterns) -> int:
     return mio.content_size(patterns, stop_after=max(mio.DUCKDB_THRESHOLD_BYTES, PROGRESS_BYTES))
 
 
-def _table_from_label_files(args, progress: Progress) -> Contingency:
+def _table_from_label_files(args, progress: Progress) -> tuple[Contingency, str]:
+    """The table of one solution, and the solution's name (its column in a file holding both,
+    else PRED's file name, as several PRED files are named)."""
     header = not args.no_header
     if args.pred is None:
         cols = mio.file_columns(_first_file(args.gold), header=header)
         gold, pred = _pick_columns(cols, args.gold_col, args.pred_col, args.id_col, args.gold)
-        pred_paths, id_col = None, None
+        pred_paths, id_col, name = None, None, pred
     else:
         gcols = mio.file_columns(_first_file(args.gold), header=header)
         pcols = mio.file_columns(_first_file(args.pred), header=header)
         gold = _pick_column(gcols, args.gold_col, "gold", args.id_col, args.gold, "--gold-col")
         pred = _pick_column(pcols, args.pred_col, "pred", args.id_col, args.pred, "--pred-col")
-        pred_paths, id_col = args.pred, args.id_col
+        _refuse_shared_columns(args, args.gold, gcols, gold, args.pred, pcols, [pred])
+        pred_paths, id_col, name = args.pred, args.id_col, _solution_name(args.pred)
     size = _text_size([args.gold] + ([args.pred] if args.pred else []))
     progress.enabled = progress.enabled and size >= PROGRESS_BYTES
     engine = _choose_engine(args, size, progress)
     _notes(args, [args.gold] + ([args.pred] if args.pred else []))
     over = "over " if size > max(mio.DUCKDB_THRESHOLD_BYTES, PROGRESS_BYTES) else ""
     progress.stage(f"counting (gold, pred) pairs in {over}{size / 2**20:.1f} MiB of text with {engine}")
-    return mio.contingency_from_files(args.gold, gold, pred, pred_paths=pred_paths, id_col=id_col,
-                                      dropna=args.dropna, na_values=args.na_values, header=header, engine=engine,
-                                      progress=progress.fraction if engine == "duckdb" else None)
+    table = mio.contingency_from_files(args.gold, gold, pred, pred_paths=pred_paths, id_col=id_col,
+                                       dropna=args.dropna, na_values=args.na_values, header=header, engine=engine,
+                                       progress=progress.fraction if engine == "duckdb" else None)
+    return table, name
+
+
+def _refuse_shared_columns(args, gold_path: str, gold_columns: list[str], gold_col: str, pred_path: str,
+                           pred_columns: list[str], pred_cols: list[str]) -> None:
+    """Two files that share a column besides their label columns (an ``id``, an ``item``) are
+    never aligned by row silently: the rows of one may be shuffled relative to the other (a
+    prediction sorted by cluster). Without ``--id-col`` or ``--by-row`` they are refused."""
+    if args.id_col is not None or args.by_row:
+        return
+    shared = [c for c in gold_columns if c in pred_columns and c != gold_col and c not in pred_cols]
+    if shared:
+        named = ", ".join(repr(c) for c in shared)
+        raise UsageError(f"{gold_path} and {pred_path} share the column{'s' if len(shared) > 1 else ''} {named}: "
+                         f"give --id-col {shlex.quote(shared[0])} to align their rows by it (or --by-row to align "
+                         "them by position, as they are)")
 
 
 def _notes(args, patterns) -> None:
@@ -170,19 +190,27 @@ def _score_files(args) -> int:
             raise UsageError("--table reads a small table file: --dask does not apply")
         _notes(args, [args.table])
         table = mio.contingency_from_table_file(args.table, header=not args.no_header)
+        name = _solution_name(args.table)
     elif args.gold is None:
         raise UsageError("give a GOLD file (and PRED), or --table FILE")
     elif args.id_col is not None and args.pred is None:
         raise UsageError("--id-col aligns two files: give PRED too")
     elif args.dask:
         table = _table_from_dask(args, progress)
+        name = _solution_name(args.pred) if args.pred is not None else (args.pred_col or "pred")
     else:
-        table = _table_from_label_files(args, progress)
+        table, name = _table_from_label_files(args, progress)
 
     progress.stage(f"computing measures for {table.shape[0]} classes × {table.shape[1]} clusters, n = {table.n}")
     values = evaluate(table, args.measures, log_base=args.log_base, beta=args.beta)
     progress.stage("done")
-    sys.stdout.write(_format_scores(table, values, args))
+    # One solution is one row, as several are (metrics.cli.output: one shape).
+    import pandas as pd  # here, not at import: `partition-lab --help` starts without pandas
+
+    frame = pd.DataFrame([values], index=[name], columns=list(values), dtype=float)
+    left_out = None if args.dropna and args.table is None else 0  # --dropna's count is not kept by the reader
+    sys.stdout.write(format_scores(Scores(frame, table.n, int(table.shape[0]), {name: int(table.shape[1])},
+                                          left_out), args))
     return 0
 
 
@@ -251,11 +279,13 @@ def _read_solutions(args, preds: list[str], columns: list[str]) -> mio.SolutionC
         solutions = [(c, gold, c) for c in columns]
         files = [gold_file]
     else:
-        gold_col = _pick_column(mio.file_columns(gold_file, header=header), args.gold_col, "gold", args.id_col,
-                                args.gold, "--gold-col")
+        gold_columns = mio.file_columns(gold_file, header=header)
+        gold_col = _pick_column(gold_columns, args.gold_col, "gold", args.id_col, args.gold, "--gold-col")
         gold = mio.read_labels(gold_file, [*extra, gold_col], header=header, na_values=na)
         files = [_one_file(p, "PRED") for p in preds]
         if columns:  # one PRED file with several columns
+            _refuse_shared_columns(args, args.gold, gold_columns, gold_col, preds[0],
+                                   mio.file_columns(files[0], header=header), columns)
             labels = mio.read_labels(files[0], [*extra, *columns], header=header, na_values=na)
             solutions = [(c, labels, c) for c in columns]
         else:  # one file per solution
@@ -264,9 +294,10 @@ def _read_solutions(args, preds: list[str], columns: list[str]) -> mio.SolutionC
                 raise UsageError("with several PRED files, --pred-col names the one label column each file holds "
                                  "(or leave it out: 'pred', or the only column besides --id-col)")
             solutions = []
-            for name, path in zip(_file_solution_names(preds), files):
-                col = _pick_column(mio.file_columns(path, header=header), args.pred_col, "pred", args.id_col, path,
-                                   "--pred-col")
+            for name, pred, path in zip(_file_solution_names(preds), preds, files):
+                pred_columns = mio.file_columns(path, header=header)
+                col = _pick_column(pred_columns, args.pred_col, "pred", args.id_col, path, "--pred-col")
+                _refuse_shared_columns(args, args.gold, gold_columns, gold_col, pred, pred_columns, [col])
                 solutions.append((name, mio.read_labels(path, [*extra, col], header=header, na_values=na), col))
         files = [gold_file, *files]
     _notes(args, files)
@@ -291,5 +322,8 @@ def _score_solutions(args, preds: list[str], columns: list[str]) -> int:
                               progress=lambda done, total: progress.fraction(done / total, "scoring solutions"),
                               budget=args.budget)
     progress.stage("done")
-    sys.stdout.write(_format_solutions(frame, sc, args))
+    clusters = {name: int(sc.solutions[name].nunique(dropna=False)) for name in frame.index}
+    scores = Scores(frame, len(sc), int(sc.gold.nunique(dropna=False)), clusters, sc.left_out,
+                    frame.attrs.get("why_not", {}))
+    sys.stdout.write(format_scores(scores, args))
     return 0

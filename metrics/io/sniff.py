@@ -20,7 +20,8 @@ tab-separated: read as TSV"); interfaces show the notes.
 
 A file that can be read only once — a pipe, ``/dev/stdin``, ``<(…)``, a FIFO — is copied once
 (:func:`read_stream`, :class:`StreamCopies`) before it is sniffed and read; a FIFO no program
-writes to is refused after :data:`PIPE_WAIT_S` seconds instead of blocking for ever.
+writes to is refused after :data:`PIPE_WAIT_S` seconds instead of blocking for ever. Among
+:class:`StreamCopies`' inputs, ``-`` is standard input, read once too.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import zlib
 from .kinds import FileKind
 from .scan import TextScan
 
-__all__ = ["HEAD_BYTES", "PIPE_WAIT_S", "FileKind", "StreamCopies", "is_stream", "read_stream", "sniff"]
+__all__ = ["HEAD_BYTES", "PIPE_WAIT_S", "STDIN", "FileKind", "StreamCopies", "is_stream", "read_stream", "sniff"]
 
 #: Bytes of (decompressed) content examined to decide the format, encoding and delimiter.
 HEAD_BYTES = 1 << 16
@@ -337,6 +338,13 @@ def read_stream(path, sink, *, limit: int | None = None, wait: float | None = No
         os.close(fd)
 
 
+#: The name of standard input among the inputs (``partition-lab score - …``); a file named ``-``
+#: is given as ``./-``.
+STDIN = "-"
+#: How messages name standard input.
+STDIN_SHOWN = "standard input (-)"
+
+
 class StreamCopies:
     """A temporary folder of copies of the pipes among some inputs (``with StreamCopies() as c``):
     :meth:`of` gives a path that can be read as often as needed, :meth:`shown` names each copy
@@ -351,18 +359,48 @@ class StreamCopies:
         return self
 
     def __exit__(self, *exc) -> None:
-        shutil.rmtree(self._folder, ignore_errors=True)
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
 
     def of(self, path: str | None) -> str | None:
-        """``path`` itself, or a copy of it when it is a pipe or a device (:func:`is_stream`)."""
+        """``path`` itself, or a copy of it when it is a pipe or a device (:func:`is_stream`), or
+        when it is ``-``: standard input (:data:`STDIN`), which only one input may name."""
+        if path == STDIN:
+            return self._of_stdin()
         if path is None or not is_stream(path):
             return path
-        folder = os.path.join(self._folder, str(len(self.shown_as)))
-        os.mkdir(folder)
-        copy = os.path.join(folder, os.path.basename(path) or "input")  # the name stays a solution's name
+        copy = self._new_copy(os.path.basename(path) or "input")  # the name stays a solution's name
         with open(copy, "wb") as sink:
             read_stream(path, sink)
         self.shown_as[copy] = path
+        return copy
+
+    def _new_copy(self, name: str) -> str:
+        assert self._folder is not None, "StreamCopies is used in a with block"
+        folder = os.path.join(self._folder, str(len(self.shown_as)))
+        os.mkdir(folder)
+        return os.path.join(folder, name)
+
+    def _of_stdin(self) -> str:
+        # Whatever standard input is (a pipe, a redirected file, a socket), it is read once, from
+        # its current position: reopening /dev/stdin would restart a redirected file and fail on a
+        # socket. A terminal is refused: the command would wait for typed CSV.
+        if STDIN_SHOWN in self.shown_as.values():
+            raise ValueError("standard input (-) can be read only once: give '-' for one input only")
+        try:
+            terminal = os.isatty(0)
+        except OSError:
+            terminal = False
+        if terminal:
+            raise ValueError("'-' reads standard input, which is a terminal here: pipe the data in "
+                             "(… | partition-lab score -) or give a file")
+        copy = self._new_copy("stdin")  # a solution read from standard input is named "stdin"
+        try:
+            with open(0, "rb", closefd=False) as source, open(copy, "wb") as sink:
+                shutil.copyfileobj(source, sink, 1 << 20)
+        except OSError as exc:
+            raise ValueError(f"standard input (-) cannot be read: {exc.strerror or exc}") from None
+        self.shown_as[copy] = STDIN_SHOWN
         return copy
 
     def shown(self, text: str) -> str:

@@ -86,7 +86,7 @@ def test_the_library_names_no_server_option():
     for path in sorted((root / "metrics").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert not option.search(text), path
-        assert not re.search(r"^\s*(import|from)\s+streamlit", text, re.M), path
+        assert not re.search(r"^\s*(import|from)\s+streamlit", text, re.MULTILINE), path
 
 
 def _free_port() -> int:

@@ -19,8 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics import MEASURES, Contingency, evaluate
-from metrics import cli
+from metrics import MEASURES, Contingency, cli, evaluate
 from metrics import io as mio
 from metrics.core.formatting import format_number
 
@@ -33,6 +32,12 @@ def run(argv, capsys):
     code = cli.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def measures_of(out: str) -> dict:
+    """The measures of the one solution of a `score --format json` output."""
+    (sol,) = json.loads(out)["solutions"].values()
+    return sol["measures"]
 
 
 @pytest.fixture(scope="module")
@@ -69,11 +74,17 @@ def test_score_json_equals_evaluate(data, capsys, args):
     code, out, err = run(argv + ["--format", "json"], capsys)
     assert code == 0, err
     doc = json.loads(out)
-    assert (doc["n"], doc["classes"], doc["clusters"]) == (table.n, *table.shape)
+    # One solution is one record of "solutions", as several are, named as several would be: its
+    # column in a file holding both, PRED's file name, the table file's name.
+    (name, sol), = doc["solutions"].items()
+    assert name == ("found" if "two.parquet" in args else "table" if "--table" in args else "pred")
+    assert (doc["n"], doc["classes"], sol["n"], sol["classes"], sol["clusters"]) == (table.n, table.shape[0],
+                                                                                     table.n, *table.shape)
     want = evaluate(table)
-    assert list(doc["measures"]) == list(want)
+    assert list(sol["measures"]) == list(want) == list(sol["ranks"])
+    assert set(sol["ranks"].values()) == {1} and sol["why_null"] == {} and doc["why_null"] == {}
     for key, value in want.items():
-        assert math.isclose(doc["measures"][key], value, rel_tol=1e-12, abs_tol=1e-12), key
+        assert math.isclose(sol["measures"][key], value, rel_tol=1e-12, abs_tol=1e-12), key
 
 
 def test_options_reach_evaluate(data, capsys):
@@ -82,31 +93,52 @@ def test_options_reach_evaluate(data, capsys):
     code, out, _ = run(["score", d / "both.csv", "--measures", ",".join(keys), "--log-base", "2",
                         "--beta", "2.5", "--format", "json"], capsys)
     assert code == 0
-    got = json.loads(out)["measures"]
+    got = measures_of(out)
     assert got == evaluate(table, keys, log_base=2.0, beta=2.5)
     nats = evaluate(table, ["vi"])["vi"]
     assert got["vi"] == pytest.approx(nats / math.log(2))  # bits, not nats
     code, out, _ = run(["score", d / "both.csv", "--measures", "vi", "--log-base", "e", "--format", "json"], capsys)
-    assert json.loads(out)["measures"]["vi"] == nats
+    assert measures_of(out)["vi"] == nats
 
 
-def test_csv_and_table_formats(data, capsys):
+def test_csv_and_table_formats_are_one_row_per_solution(data, capsys, monkeypatch):
     d, table = data
     want = evaluate(table, ["ari", "bcubed_f", "purity"])
     code, out, _ = run(["score", d / "both.csv", "--measures", "ari,bcubed_f,purity", "--format", "csv"], capsys)
-    rows = list(csv.DictReader(io.StringIO(out)))
-    assert code == 0 and [r["key"] for r in rows] == list(want)
-    assert {r["key"]: float(r["value"]) for r in rows} == want  # repr round-trips exactly
-    assert rows[0]["name"] == MEASURES["ari"].name
+    rows = list(csv.reader(io.StringIO(out)))
+    assert code == 0 and rows[0] == ["solution", *want] and len(rows) == 2  # one solution: one row
+    assert rows[1][0] == "pred" and [float(v) for v in rows[1][1:]] == list(want.values())  # repr round-trips
+    monkeypatch.setenv("COLUMNS", "200")
     code, out, _ = run(["score", d / "both.csv", "--measures", "ari,bcubed_f,purity"], capsys)
     lines = out.splitlines()
-    assert lines[0].startswith(f"# {table.n} items, {table.shape[0]} classes, {table.shape[1]} clusters")
-    for key, line in zip(want, lines[2:]):
-        fields = re.split(r"\s{2,}", line.strip())  # columns are separated by 2+ spaces
-        # The one number format of the project (4 significant digits), computed from the value.
-        assert fields == [key, MEASURES[key].name, format_number(want[key]), MEASURES[key].range_text,
-                          MEASURES[key].direction]
-        assert float(fields[2]) == pytest.approx(want[key], rel=1e-3)
+    assert lines[0].startswith(f"# {table.n} items, {table.shape[0]} classes; 1 solution — clusters: pred "
+                               f"{table.shape[1]}; log base e")
+    split = [re.split(r"\s{2,}", line.strip()) for line in lines[1:]]
+    assert split[0] == ["solution", *want]
+    assert split[1] == ["better", *(MEASURES[k].direction for k in want)]
+    # The one number format of the project (4 significant digits), computed from the value.
+    assert split[2] == ["pred", *(format_number(v) for v in want.values())] and len(lines) == 4
+    assert [float(v) for v in split[2][1:]] == pytest.approx(list(want.values()), rel=1e-3)
+
+
+def test_narrow_table_wraps_measures_into_blocks_keeping_rows_solutions(data, capsys, monkeypatch):
+    d, table = data
+    want = evaluate(table)
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = run(["score", d / "both.csv"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert all(len(line) <= 60 for line in lines[1:])
+    blocks = "\n".join(lines[1:]).split("\n\n")
+    assert len(blocks) > 1
+    seen = []
+    for block in blocks:
+        rows = [re.split(r"\s{2,}", line.strip()) for line in block.splitlines()]
+        assert [r[0] for r in rows] == ["solution", "better", "pred"]
+        for key, text in zip(rows[0][1:], rows[2][1:]):
+            assert text == format_number(want[key])
+        seen += rows[0][1:]
+    assert seen == list(want)
 
 
 def test_fractional_table_skips_integer_only_measures(tmp_path, capsys):
@@ -114,8 +146,8 @@ def test_fractional_table_skips_integer_only_measures(tmp_path, capsys):
     code, out, err = run(["score", "--table", tmp_path / "fuzzy.csv", "--format", "json"], capsys)
     assert code == 0, err
     t = Contingency.from_table([[1.5, 0.5], [0, 2]])
-    assert json.loads(out)["measures"] == evaluate(t)
-    assert "ami" not in json.loads(out)["measures"]
+    assert measures_of(out) == evaluate(t)
+    assert "ami" not in measures_of(out)
     code, _, err = run(["score", "--table", tmp_path / "fuzzy.csv", "--measures", "ami"], capsys)
     assert code == 2 and "ami is not defined for this table" in err
 
@@ -126,7 +158,7 @@ def test_large_input_uses_duckdb_with_progress(data, capsys, monkeypatch):
     monkeypatch.setattr(cli.score, "PROGRESS_BYTES", 1)
     code, out, err = run(["score", d / "both.csv", "--format", "json", "--measures", "ari"], capsys)
     assert code == 0
-    assert json.loads(out)["measures"] == evaluate(table, ["ari"])  # stdout stays pure JSON
+    assert measures_of(out) == evaluate(table, ["ari"])  # stdout stays pure JSON
     assert "with duckdb" in err and "scanning 100%" in err and "computing measures" in err
     code, out, err = run(["score", d / "both.csv", "--format", "json", "--measures", "ari", "--quiet"], capsys)
     assert code == 0 and err == ""
@@ -217,7 +249,7 @@ def test_console_script_entry_point(data):
     assert exe.exists(), "the [project.scripts] entry point is not installed"
     ok = subprocess.run([exe, "score", d / "both.csv", "--measures", "nvi", "--format", "json"],
                         capture_output=True, text=True, timeout=120)
-    assert ok.returncode == 0 and json.loads(ok.stdout)["measures"] == evaluate(table, ["nvi"])
+    assert ok.returncode == 0 and measures_of(ok.stdout) == evaluate(table, ["nvi"])
     bad = subprocess.run([exe, "score", d / "nothing-here.parquet"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
@@ -231,11 +263,11 @@ def test_na_texts_are_labels_unless_na_values_names_them(tmp_path, capsys):
         assert code == 0, err
         # "NA" is a class and "null" a cluster, as written.
         want = Contingency.from_labels(["a", "NA", "NA", "b", "b"], ["x", "x", "y", "null", "y"])
-        assert json.loads(out)["measures"] == evaluate(want)
+        assert measures_of(out) == evaluate(want)
         code, out, err = run(["score", p, "--format", "json", "--engine", engine, "--na-values", "NA,null",
                               "--dropna"], capsys)
         assert code == 0, err
-        assert json.loads(out)["measures"] == evaluate(Contingency.from_labels(["a", "b"], ["x", "y"]))
+        assert measures_of(out) == evaluate(Contingency.from_labels(["a", "b"], ["x", "y"]))
         code, out, err = run(["score", p, "--engine", engine, "--na-values", "NA,null"], capsys)
         assert code == 2 and out == ""
         assert ("3 item(s) have a missing label (gold: 2, pred: 1; an empty cell or a text treated as missing "
@@ -262,10 +294,11 @@ def test_table_output_uses_the_one_number_format(tmp_path, capsys):
                         "--beta", "2.5"], capsys)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "# 1,234 items, 2 classes, 2 clusters; log base 2, β = 2.5"
+    assert lines[0] == "# 1,234 items, 2 classes; 1 solution — clusters: pred 2; log base 2, β = 2.5"
     want = evaluate(Contingency.from_labels(gold, pred), ["vi", "ari", "mirkin"], log_base=2, beta=2.5)
-    shown = {re.split(r"\s{2,}", line.strip())[0]: re.split(r"\s{2,}", line.strip())[2] for line in lines[2:]}
-    assert shown == {k: format_number(v) for k, v in want.items()}
+    keys, _, values = (re.split(r"\s{2,}", line.strip()) for line in lines[1:4])
+    shown = dict(zip(keys[1:], values[1:]))
+    assert values[0] == "pred" and shown == {k: format_number(v) for k, v in want.items()}
     assert "," in shown["mirkin"]  # a pair count above 1,000 is grouped
 
 
@@ -290,7 +323,7 @@ def test_encodings_give_the_same_scores_in_both_engines(tmp_path, capsys, encodi
     for engine in ("pandas", "duckdb"):
         code, out, err = run(["score", p, "--format", "json", "--engine", engine], capsys)
         assert code == 0, err
-        assert json.loads(out)["measures"] == want
+        assert measures_of(out) == want
 
 
 # ---------------------------------------------------------------------- hostile inputs (issue 29)
@@ -351,9 +384,8 @@ def test_a_pipe_keeps_its_name_in_messages_and_as_a_solution(tmp_path):
 
 
 def test_a_fifo_without_a_writer_is_refused_not_waited_for(tmp_path, capsys, monkeypatch):
-    import os
-
     import importlib
+    import os
 
     streams = importlib.import_module("metrics.io.sniff")
 

@@ -19,11 +19,11 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.cli.test_cli import run
 
 from metrics import MEASURES, Contingency, compare_solutions, evaluate, rank_solutions
 from metrics import io as mio
 from metrics.core.formatting import format_number
+from tests.cli.test_cli import run
 
 PYTHON_NAMES = re.compile(r"\b(dropna|na_values|id_col|pred_paths|log_base|gold_col|pred_col|engine|header)\s*=|"
                           r"\b(na_values|id_col|pred_paths|log_base|gold_col|pred_col|solution_columns|"
@@ -94,21 +94,26 @@ def test_csv_is_solutions_by_measures_at_full_precision(data, capsys):
         assert [float(v) for v in r[1:]] == frame.loc[r[0]].tolist()  # repr round-trips exactly
 
 
-def test_table_is_measures_by_solutions_with_the_one_format_and_the_best(data, capsys):
+def test_table_is_solutions_by_measures_with_the_one_format_and_the_best(data, capsys, monkeypatch):
+    # The table has the CSV's shape (rows = solutions, columns = measures), not its transpose.
     d, df = data
+    monkeypatch.setenv("COLUMNS", "200")
     code, out, err = run(["score", d / "all.csv", "--pred-col", "p1,p2,p3", "--measures", ",".join(KEYS)], capsys)
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == (f"# {format_number(len(df))} items, 4 classes; 3 solutions — clusters: p1 5, p2 6, p3 2; "
                         "log base e, β = 1")
-    assert re.split(r"\s{2,}", lines[1].strip()) == ["key", "better", *NAMES, "best"]
+    rows = [re.split(r"\s{2,}", line.strip()) for line in lines[1:]]
+    assert rows[0] == ["solution", *KEYS]
+    assert rows[1] == ["better", *(MEASURES[k].direction for k in KEYS)]
     frame = want(df, KEYS)
     ranks = rank_solutions(frame)
-    for key, line in zip(KEYS, lines[2:]):
-        best = ", ".join(n for n in NAMES if ranks.at[n, key] == 1)
-        assert re.split(r"\s{2,}", line.strip()) == [key, MEASURES[key].direction,
-                                                     *(format_number(frame.at[n, key]) for n in NAMES), best]
-    assert len(lines) == 2 + len(KEYS)
+    for name, row in zip(NAMES, rows[2:5]):
+        # the best solution by a measure is starred
+        assert row == [name, *(format_number(frame.at[name, k]) + ("*" if ranks.at[name, k] == 1 else "")
+                               for k in KEYS)]
+    assert lines[6] == "# * the best of the 3 solutions by that measure (tied solutions share it)"
+    assert len(lines) == 7
 
 
 def test_options_reach_compare_solutions(data, capsys):
@@ -154,19 +159,27 @@ def test_files_with_the_same_name_in_two_folders_are_named_by_path(data, tmp_pat
     assert doc[str(paths[0])]["measures"]["ari"] == want(df, ["ari"]).at["p1", "ari"]
 
 
-def test_one_solution_keeps_the_one_solution_output(data, capsys):
+def test_one_solution_has_the_shape_of_several(data, capsys):
     d, df = data
     code, out, err = run(["score", d / "all.csv", "--gold-col", "gold", "--pred-col", "p1", "--format", "json"], capsys)
     assert code == 0, err
     doc = json.loads(out)
-    assert "solutions" not in doc
-    assert doc["measures"] == evaluate(mio.contingency_from_files(d / "all.csv", "gold", "p1", engine="pandas"))
+    several = json.loads(run(["score", d / "all.csv", "--gold-col", "gold", "--pred-col", "p1,p2", "--format",
+                              "json"], capsys)[1])
+    assert list(doc) == list(several) and list(doc["solutions"]) == ["p1"]
+    assert list(doc["solutions"]["p1"]) == list(several["solutions"]["p1"])
+    assert doc["solutions"]["p1"]["measures"] == evaluate(
+        mio.contingency_from_files(d / "all.csv", "gold", "p1", engine="pandas"))
+    # CSV: the same header, one row.
+    one = run(["score", d / "all.csv", "--pred-col", "p1", "--format", "csv", "--measures", "ari,vi"], capsys)[1]
+    two = run(["score", d / "all.csv", "--pred-col", "p1,p2", "--format", "csv", "--measures", "ari,vi"], capsys)[1]
+    assert one.splitlines() == two.splitlines()[:2]
     # A column whose name holds a comma is one column, not a list of solutions.
     frame = pd.DataFrame({"gold": df["gold"], "a,b": df["p1"]})
     frame.to_csv(d / "comma.csv", index=False)
     code, out, err = run(["score", d / "comma.csv", "--pred-col", "a,b", "--format", "json"], capsys)
     assert code == 0, err
-    assert json.loads(out)["measures"] == doc["measures"]
+    assert json.loads(out)["solutions"]["a,b"]["measures"] == doc["solutions"]["p1"]["measures"]
 
 
 def test_dropna_leaves_an_item_out_of_every_solution(data, tmp_path, capsys):
@@ -204,15 +217,18 @@ def test_a_measure_not_computed_is_null_and_a_dash(data, capsys, monkeypatch):
     assert code == 0, err
     doc = json.loads(out)
     assert doc["solutions"]["p2"]["measures"]["ari"] is None and doc["solutions"]["p2"]["ranks"]["ari"] is None
-    assert doc["not_computed"] == {"ari": {"p2": "over budget"}}
+    # The reason sits beside the null, in the solution's record.
+    assert doc["solutions"]["p2"]["why_null"] == {"ari": "not computed: over budget"}
+    assert doc["solutions"]["p1"]["why_null"] == {}
     code, out, err = run(["score", d / "all.csv", "--pred-col", "p1,p2", "--measures", "ari,vi"], capsys)
     assert code == 0, err
-    ari_line = next(line for line in out.splitlines() if line.startswith("ari"))
-    assert re.split(r"\s{2,}", ari_line.strip())[3] == "—"
+    p2_line = next(line for line in out.splitlines() if line.startswith("p2"))
+    assert re.split(r"\s{2,}", p2_line.strip())[1] == "—"
     assert out.splitlines()[-1] == "# — ari not computed for p2: over budget"
-    code, out, _ = run(["score", d / "all.csv", "--pred-col", "p1,p2", "--measures", "ari,vi", "--format", "csv"],
-                       capsys)
+    code, out, err = run(["score", d / "all.csv", "--pred-col", "p1,p2", "--measures", "ari,vi", "--format", "csv"],
+                         capsys)
     assert out.splitlines()[2].split(",")[1] == ""
+    assert err == "partition-lab: note: ari not computed for p2: over budget\n"  # CSV has no place for it
 
 
 # ---------------------------------------------------------------------- bad input: one line, exit 2, CLI words

@@ -322,14 +322,14 @@ def test_cli_dask_scheduler(dask_client, files, reference, capsys):
 
     address = dask_client.scheduler.address
     assert main(["score", str(files / "shard-*.parquet"), "--dask", address, "--format", "json", "--quiet"]) == 0
-    got = json.loads(capsys.readouterr().out)["measures"]
-    want = evaluate(reference)
+    (sol,) = json.loads(capsys.readouterr().out)["solutions"].values()  # one solution: one record
+    got, want = sol["measures"], evaluate(reference)
     assert got.keys() == want.keys()
     assert all(math.isclose(got[k], want[k], rel_tol=1e-12, abs_tol=1e-12) for k in want)
     rc = main(["score", str(files / "gold.csv"), str(files / "pred_shuffled.csv"), "--id-col", "id",
                "--dask", address, "--format", "json", "--quiet", "--measures", "v_measure,ari"])
-    out = json.loads(capsys.readouterr().out)["measures"]
-    assert rc == 0 and out == pytest.approx(evaluate(reference, ["v_measure", "ari"]), rel=1e-12)
+    (sol,) = json.loads(capsys.readouterr().out)["solutions"].values()
+    assert rc == 0 and sol["measures"] == pytest.approx(evaluate(reference, ["v_measure", "ari"]), rel=1e-12)
 
 
 def test_dask_follows_the_readers_missing_rule(dask_client, tmp_path):

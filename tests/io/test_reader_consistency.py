@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import sys
 
 import numpy as np
@@ -94,8 +95,12 @@ def test_the_command_line_and_the_app_build_the_same_table(tmp_path, capsys, nam
         out, err = capsys.readouterr()
         assert code == 0, err
         doc = json.loads(out)
-        assert (doc["n"], doc["classes"], doc["clusters"]) == (table.n, *table.shape), engine
-        assert doc["measures"] == metrics.evaluate(table), engine
+        (sol,) = doc["solutions"].values()  # one solution: one record
+        assert (doc["n"], doc["classes"], sol["clusters"]) == (table.n, *table.shape), engine
+        want = metrics.evaluate(table)
+        # Strict JSON: a value that is not a finite number is null, its reason beside it.
+        assert sol["measures"] == {k: v if math.isfinite(v) else None for k, v in want.items()}, engine
+        assert set(sol["why_null"]) == {k for k, v in want.items() if not math.isfinite(v)}, engine
         # The labels too (the measures cannot tell "NA" from "null"): the library call the CLI makes.
         same = mio.contingency_from_files(path, engine=engine, na_values=mio.COMMON_NA_TEXTS if na else (),
                                           dropna=dropna)
