@@ -18,18 +18,49 @@ from .core.contingency import Contingency, pair_counts
 from .core.registry import FAMILIES, MEASURES, Measure, evaluate
 
 from . import measures  # noqa: F401  isort: skip  (fills the registry, in display order)
-from . import chance  # noqa: F401  (metrics.chance: measures against random labelings)
+from ._version import __version__
+from .api import (
+    adjusted_mutual_info_score,
+    adjusted_rand_score,
+    completeness_score,
+    fowlkes_mallows_score,
+    homogeneity_completeness_v_measure,
+    homogeneity_score,
+    mutual_info_score,
+    normalized_mutual_info_score,
+    rand_score,
+    score,
+    v_measure_score,
+)
 from .core.batch import TableBatch, evaluate_batch
-from .solutions import changes_of_mind, compare_solutions, rank_agreement, rank_solutions, solution_matrix
-from .api import (adjusted_mutual_info_score, adjusted_rand_score, completeness_score, fowlkes_mallows_score,
-                  homogeneity_completeness_v_measure, homogeneity_score, mutual_info_score,
-                  normalized_mutual_info_score, rand_score, score, v_measure_score)
 
-__all__ = ["Contingency", "pair_counts", "evaluate", "evaluate_batch", "TableBatch", "MEASURES",
-           "Measure", "FAMILIES", "compare_solutions", "rank_solutions", "rank_agreement", "changes_of_mind",
-           "solution_matrix", "score", "adjusted_rand_score", "rand_score", "adjusted_mutual_info_score",
-           "normalized_mutual_info_score", "mutual_info_score", "homogeneity_score", "completeness_score",
-           "v_measure_score", "homogeneity_completeness_v_measure", "fowlkes_mallows_score"]
+__all__ = [
+    "FAMILIES",
+    "MEASURES",
+    "Contingency",
+    "Measure",
+    "TableBatch",
+    "__version__",
+    "adjusted_mutual_info_score",
+    "adjusted_rand_score",
+    "changes_of_mind",
+    "compare_solutions",
+    "completeness_score",
+    "evaluate",
+    "evaluate_batch",
+    "fowlkes_mallows_score",
+    "homogeneity_completeness_v_measure",
+    "homogeneity_score",
+    "mutual_info_score",
+    "normalized_mutual_info_score",
+    "pair_counts",
+    "rand_score",
+    "rank_agreement",
+    "rank_solutions",
+    "score",
+    "solution_matrix",
+    "v_measure_score",
+]
 
 # Kept for compatibility: the module names of the flat package before its layers
 # (``metrics.generators``, ``from metrics import formatting`` …) still name the modules that
@@ -53,15 +84,31 @@ _MOVED = {
 }
 
 
+# Imported on first use, so that ``import metrics`` leaves pandas and scipy unimported (they cost
+# more than the rest of the package; tests/test_start.py): name → the module that holds it.
+_LAZY = {
+    "chance": "metrics.chance",
+    "solutions": "metrics.solutions",
+    "compare_solutions": "metrics.solutions",
+    "rank_solutions": "metrics.solutions",
+    "rank_agreement": "metrics.solutions",
+    "changes_of_mind": "metrics.solutions",
+    "solution_matrix": "metrics.solutions",
+}
+
+
 def __getattr__(name: str):
-    """``metrics.<old module name>``: the module that now holds it (see ``_MOVED``)."""
-    target = _MOVED.get(name)
-    if target is None:
+    """A name imported on first use (``_LAZY``), or an old module name (``_MOVED``)."""
+    if name in _LAZY:
+        module = importlib.import_module(_LAZY[name])
+        value = module if module.__name__ == f"metrics.{name}" else getattr(module, name)
+    elif name in _MOVED:
+        value = importlib.import_module(_MOVED[name])
+    else:
         raise AttributeError(f"module 'metrics' has no attribute {name!r}")
-    module = importlib.import_module(target)
-    globals()[name] = module
-    return module
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MOVED))
+    return sorted(set(globals()) | set(_MOVED) | set(_LAZY))

@@ -28,9 +28,17 @@ from .core.contingency import Contingency
 from .core.registry import MEASURES, check_beta, check_log_base, resolve
 
 __all__ = [
-    "score", "adjusted_rand_score", "rand_score", "adjusted_mutual_info_score", "normalized_mutual_info_score",
-    "mutual_info_score", "homogeneity_score", "completeness_score", "v_measure_score",
-    "homogeneity_completeness_v_measure", "fowlkes_mallows_score",
+    "adjusted_mutual_info_score",
+    "adjusted_rand_score",
+    "completeness_score",
+    "fowlkes_mallows_score",
+    "homogeneity_completeness_v_measure",
+    "homogeneity_score",
+    "mutual_info_score",
+    "normalized_mutual_info_score",
+    "rand_score",
+    "score",
+    "v_measure_score",
 ]
 
 # scikit-learn's ``average_method`` → the registry's measure (NMI and AMI).

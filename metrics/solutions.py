@@ -35,15 +35,28 @@ import cmath
 import math
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .core.contingency import Contingency
 from .core.labels import sorted_codes
-from .core.limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget
+from .core.lazy import lazy_module
+from .core.limits import (
+    COSTS,
+    DEFAULT_BUDGET,
+    Deadline,
+    Progress,
+    check_budget,
+    checked_budget,
+)
 from .core.registry import MEASURES, check_beta, check_log_base
 from .measures.costs import evaluate_seconds
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
 
 __all__ = ["compare_solutions", "rank_solutions", "rank_agreement", "changes_of_mind", "solution_matrix",
            "compare_seconds", "TIE_RTOL", "TIE_ATOL", "ties", "prefers"]

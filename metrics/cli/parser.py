@@ -9,6 +9,7 @@ import math
 import sys
 
 from .. import io as mio
+from .._version import __version__
 from ..core import limits
 
 PROG = "partition-lab"
@@ -75,6 +76,7 @@ def _measure_keys(text: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="External cluster-evaluation measures of a clustering against gold "
                      "classes.", epilog="Exit codes: 0 ok, 2 bad input, 1 environment problem.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     score = sub.add_parser(

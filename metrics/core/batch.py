@@ -11,14 +11,21 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy.special import xlogy
 
 from .contingency import Contingency
+from .lazy import lazy_function, lazy_module
 from .registry import check_beta, check_log_base, resolve
 from .stats import TableStats, histogram_pays
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy.special import xlogy
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
+    xlogy = lazy_function("scipy.special", "xlogy")
 
 __all__ = ["TableBatch", "evaluate_batch"]
 

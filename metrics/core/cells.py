@@ -6,11 +6,19 @@ A count table's cells are finite and never negative, and its total stays below
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-from scipy import sparse
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+from .lazy import lazy_module
 from .limits import MAX_TOTAL
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import sparse
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
+    sparse = lazy_module("scipy.sparse")
 
 __all__ = ["label_array", "refuse_bad_cells", "normalize_counts", "compact_index", "group_sum", "sum_of_group_max",
            "table_cells"]

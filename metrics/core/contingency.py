@@ -23,16 +23,31 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy.special import xlogy
 
-from .cells import compact_index, label_array, group_sum, normalize_counts, refuse_bad_cells, sum_of_group_max, table_cells
+from .cells import (
+    compact_index,
+    group_sum,
+    label_array,
+    normalize_counts,
+    refuse_bad_cells,
+    sum_of_group_max,
+    table_cells,
+)
 from .kernels import array_api, counting
 from .labels import as_1d_labels, compact_limit, factorize_labels, own_labels
+from .lazy import lazy_function, lazy_module
 from .memberships import Memberships, plain_cells, plain_memberships, weighted_cells
 from .stats import TableStats, comb2_from_histogram, exact_sum_comb2, histogram_pays
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy.special import xlogy
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
+    xlogy = lazy_function("scipy.special", "xlogy")
 
 __all__ = ["Contingency", "pair_counts"]
 

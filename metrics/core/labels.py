@@ -10,11 +10,17 @@ from __future__ import annotations
 import cmath
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .kernels import array_api, counting
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
 
 __all__ = ["as_1d_labels", "factorize_labels", "sorted_codes", "compact_limit", "own_labels"]
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .contingency import Contingency
 
-__all__ = ["Measure", "MEASURES", "FAMILIES", "DOMAINS", "register", "evaluate"]
+__all__ = ["DOMAINS", "FAMILIES", "MEASURES", "Measure", "evaluate", "register"]
 
 FAMILIES = {
     "information": "Information-theoretic",

@@ -14,12 +14,20 @@ numbers to the last digit.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
-from scipy import sparse
 
 from ..core.contingency import Contingency
 from ..core.labels import sorted_codes
+from ..core.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import sparse
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
+    sparse = lazy_module("scipy.sparse")
 
 
 def factorize_sorted(values) -> tuple[np.ndarray, list]:

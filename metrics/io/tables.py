@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from ..core.contingency import Contingency
+from ..core.lazy import lazy_module
 from .errors import EmptyTableError
-from .read import _check_exists, _once, _parquet_file, _source_name, numbered, parquet_content_size, read_text_raw
+from .read import (
+    _check_exists,
+    _once,
+    _parquet_file,
+    _source_name,
+    numbered,
+    parquet_content_size,
+    read_text_raw,
+)
 from .scan import ContentTooLargeError
 from .sniff import sniff
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
 
 __all__ = ["contingency_from_table_file", "repeated_labels", "repeated_labels_message"]
 

@@ -22,12 +22,18 @@ Why this is fast (scikit-learn's loop takes about a minute for 10^6 labels in
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.special import gammaln
 
 from ..core.contingency import Contingency
+from ..core.lazy import lazy_function
 from ..core.limits import EMI_TERM_BUDGET
+
+if TYPE_CHECKING:
+    from scipy.special import gammaln
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    gammaln = lazy_function("scipy.special", "gammaln")
 
 __all__ = ["expected_mutual_information", "expected_mi_from_sizes", "expected_mi_batch", "emi_terms",
            "EMI_TERM_BUDGET", "emi_out_of_budget"]

@@ -12,17 +12,30 @@ References
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
 
 from ..core.arith import div, where
 from ..core.batch import TableBatch
 from ..core.contingency import Contingency
 from ..core.kernels import counting
+from ..core.lazy import lazy_function, lazy_module
 from ..core.limits import MATCHING_BUDGET
 from ..core.registry import register
+
+if TYPE_CHECKING:
+    from scipy import sparse
+    from scipy.optimize import linear_sum_assignment
+    from scipy.sparse.csgraph import (
+        connected_components,
+        min_weight_full_bipartite_matching,
+    )
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    sparse = lazy_module("scipy.sparse")
+    linear_sum_assignment = lazy_function("scipy.optimize", "linear_sum_assignment")
+    connected_components = lazy_function("scipy.sparse.csgraph", "connected_components")
+    min_weight_full_bipartite_matching = lazy_function("scipy.sparse.csgraph", "min_weight_full_bipartite_matching")
 
 # Dense assignment is fastest while the table is small; beyond this many cells the
 # sparse matcher works on the non-zero cells only.

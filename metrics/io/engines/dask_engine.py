@@ -4,17 +4,29 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ...core.contingency import Contingency
+from ...core.lazy import lazy_module
 from ..cells import table_from_cells
 from ..errors import MissingLabelsError
-from ..sources import check_alignment, no_items_left
-from ..read import _optional, _parquet_file, check_plain_columns, missing_mask, text_names
+from ..read import (
+    _optional,
+    _parquet_file,
+    check_plain_columns,
+    missing_mask,
+    text_names,
+)
 from ..scan import scan_text
 from ..sniff import sniff
+from ..sources import check_alignment, no_items_left
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+    pd = lazy_module("pandas")
 
 __all__ = ["contingency_from_dask", "read_dask"]
 

@@ -1,0 +1,61 @@
+"""Fast start (issue 24): ``import metrics`` and ``partition-lab --help`` leave pandas, scipy, DuckDB,
+numba, Dask and pyarrow unimported — each needed only by the calls that use it (metrics/core/lazy.py).
+
+Deterministic: which modules a fresh interpreter holds, never a timing (benchmarks/bench_start.py
+measures the time).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("pandas", "scipy", "duckdb", "numba", "dask", "pyarrow", "sklearn", "streamlit", "plotly")
+
+
+def _heavy_after(code: str) -> list[str]:
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_import_metrics_leaves_heavy_packages_out():
+    assert _heavy_after("import metrics") == []
+
+
+def test_the_registry_and_dropins_are_there_without_them():
+    code = ("import metrics\nassert len(metrics.MEASURES) == 53\nassert callable(metrics.adjusted_rand_score)\n"
+            "assert metrics.__version__\nassert metrics.MEASURES['vi'].formula")
+    assert _heavy_after(code) == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"], ["measures", "--help"], ["--version"]])
+def test_cli_help_leaves_heavy_packages_out(argv):
+    code = ("import contextlib, io\nfrom metrics.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n    assert main({argv!r}) == 0")
+    assert _heavy_after(code) == []
+
+
+def test_building_the_parser_leaves_heavy_packages_out():
+    assert _heavy_after("from metrics.cli import build_parser\nbuild_parser()") == []
+
+
+def test_a_call_imports_what_it_needs():
+    """Lazy, not missing: scoring labels brings pandas in and gives scikit-learn's number."""
+    code = "import metrics\nassert metrics.adjusted_rand_score(['a', 'a', 'b'], [1, 1, 2]) == 1.0"
+    assert "pandas" in _heavy_after(code)
+
+
+def test_lazy_names_of_the_package():
+    import metrics
+    from metrics import chance, solutions
+
+    assert metrics.compare_solutions is solutions.compare_solutions
+    assert metrics.chance is chance
+    assert {"compare_solutions", "chance", "rank_solutions"} <= set(dir(metrics))
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        metrics.nonsense  # noqa: B018
