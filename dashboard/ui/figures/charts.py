@@ -13,12 +13,19 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from _plotly_utils.utils import is_homogeneous_array, is_skipped_key, to_typed_array_spec
 
 import metrics
-
 from dashboard.ui.readout import TEXT_FONT, escape_label, format_number, readable, wrap
 from dashboard.ui.tables import display_frame, fingerprint
+
+try:
+    # Plotly ≥ 6 sends numpy arrays as typed arrays (base64); _encoded must do as go.Figure.to_dict
+    # does, and these helpers are its own. They are private: pyproject.toml bounds plotly below 8
+    # and tests/dashboard/test_private_apis.py fails, naming the version, if they move.
+    from _plotly_utils.utils import is_homogeneous_array, is_skipped_key, to_typed_array_spec
+    TYPED_ARRAYS = True
+except ImportError:  # Plotly 5 sends arrays as they are
+    TYPED_ARRAYS = False
 
 # The dashboard's number format (``metrics.core.formatting.format_number``), under its old short name.
 fmt = format_number
@@ -95,6 +102,8 @@ def _encoded(spec):
     ``go.Figure.to_dict`` sends them (its ``convert_to_base64`` works in place; the spec itself
     stays as built, for ``__getattr__``)."""
     if isinstance(spec, dict):
+        if not TYPED_ARRAYS:
+            return {k: _encoded(v) for k, v in spec.items()}
         return {k: v if is_skipped_key(k) else to_typed_array_spec(v) if is_homogeneous_array(v) else _encoded(v)
                 for k, v in spec.items()}
     if isinstance(spec, (list, tuple)):
