@@ -94,6 +94,8 @@ _LAZY = {
     "rank_agreement": "metrics.solutions",
     "changes_of_mind": "metrics.solutions",
     "solution_matrix": "metrics.solutions",
+    "bootstrap": "metrics.bootstrap",
+    "paired_bootstrap": "metrics.bootstrap",
 }
 
 
