@@ -1,7 +1,9 @@
-"""Speed of `metrics.compare_solutions` against a per-solution loop, measured in the same run.
+"""Speed of `metrics.compare_solutions` against a per-solution loop, measured in the same run, and of
+`metrics.paired_bootstrap`.
 
     python benchmarks/bench_solutions.py            # 20 solutions x 10^6 labels (one to two minutes)
     python benchmarks/bench_solutions.py --quick    # 10^5 labels
+    python benchmarks/bench_solutions.py --part bootstrap   # the paired bootstrap only (a few minutes)
 
 The issue's target: 20 solutions x 10^6 labels, every measure but AMI, within 5 s. The
 loop is what a user would write without the API, ``metrics.evaluate(Contingency.from_labels(
@@ -12,6 +14,12 @@ with the CPU seconds of those runs (on a busy machine wall-clock includes waitin
 Cases: gold as 1,000 text classes (each factorization costs), solutions from 2 to 2·10^5
 clusters (the largest make the matching measures work); the same with compact integer gold;
 and the solution-vs-solution matrix (210 tables) for ARI and NMI.
+
+The paired bootstrap (issue 27's target: 1,000 resamples of 10^5 items, every measure, "within
+seconds"): each row gives the seconds of the whole bootstrap (drawing the resamples, counting both
+tables of each, scoring every measure of both), the seconds without the four AMI variants (whose
+exact E[I] is computed for each resample's own margins and costs most), and the cost model's
+estimate (``metrics.bootstrap.bootstrap_seconds``).
 """
 
 from __future__ import annotations
@@ -62,10 +70,50 @@ def row(name, loop_s, ours_s):
           f"   (CPU s: loop {CPU_SECONDS[-2]:.3f}, ours {CPU_SECONDS[-1]:.3f})")
 
 
+def bootstrap_case(n: int, classes: int, k_a: int, k_b: int, seed: int = 0):
+    """Gold classes and two solutions: A keeps 80% of items in their class's cluster, B 70%."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, classes, n)
+    a = np.where(rng.random(n) < 0.8, gold % k_a, rng.integers(0, k_a, n))
+    b = np.where(rng.random(n) < 0.7, gold % k_b, rng.integers(0, k_b, n))
+    return gold, a, b
+
+
+def bench_bootstrap(quick: bool) -> None:
+    resamples = 200 if quick else 1000
+    cases = [
+        ("n = 10^5, 10 classes, 10 and 12 clusters (the issue's case)", bootstrap_case(10**5, 10, 10, 12)),
+        ("n = 10^5, 50 classes, 40 and 60 clusters", bootstrap_case(10**5, 50, 40, 60)),
+        ("n = 10^4, 10 classes, 10 and 12 clusters", bootstrap_case(10**4, 10, 10, 12)),
+        ("n = 10^5, 1,000 classes, 800 and 1,200 clusters", bootstrap_case(10**5, 1000, 800, 1200)),
+    ]
+    print(f"\npaired_bootstrap: {resamples:,} resamples, {len(metrics.MEASURES)} measures")
+    print(f"{'case':<72} {'all s':>9} {'no AMI s':>9} {'estimate':>9}")
+    for name, (gold, a, b) in cases:
+        tables = metrics.Contingency.from_labels(gold, a), metrics.Contingency.from_labels(gold, b)
+        keys = [k for k, m in metrics.MEASURES.items() if all(m.applies_to(t) for t in tables)]
+        # One sparse table a resample (the 1,000-class case): a few resamples, scaled up.
+        runs = 50 if tables[0].n_classes * tables[0].n_clusters > 1 << 18 else resamples
+
+        def run(ks, runs=runs, gold=gold, a=a, b=b):
+            metrics.paired_bootstrap(gold, a, b, ks, n_resamples=runs, seed=0, budget=None)
+
+        every = best_of(lambda: run(keys), 1) * resamples / runs
+        no_ami = best_of(lambda: run([k for k in keys if not k.startswith("ami")]), 1) * resamples / runs
+        estimate = metrics.bootstrap.bootstrap_seconds(gold, a, b, keys, resamples)
+        note = f" (x{resamples // runs} of {runs})" if runs != resamples else ""
+        print(f"{name + note:<72} {every:9.2f} {no_ami:9.2f} {estimate:9.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--part", choices=("all", "solutions", "bootstrap"), default="all")
     args = parser.parse_args()
+    if args.part != "solutions":
+        bench_bootstrap(args.quick)
+    if args.part == "bootstrap":
+        return
     rng = np.random.default_rng(0)
     n = 10**5 if args.quick else 10**6
     n_classes, count, repeat = 1000, 20, 3
