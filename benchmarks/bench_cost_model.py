@@ -19,10 +19,9 @@ import time
 import numpy as np
 
 import metrics
-from metrics import chance, properties
-from metrics.core import limits
+from metrics import chance, properties, solutions
 from metrics.chance import models as rm
-from metrics import solutions
+from metrics.core import limits
 
 
 def cpu(fn, repeat: int = 3) -> float:

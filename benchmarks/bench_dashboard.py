@@ -46,7 +46,7 @@ import statistics
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -210,7 +210,7 @@ class Session:
         action()
         try:
             page.wait_for_function(f"window.__stLeft > {n0} || window.__stFrames > {f0}", timeout=5_000)
-        except Exception:  # noqa: BLE001 — Playwright's TimeoutError: nothing was rerun
+        except Exception:  # Playwright's TimeoutError: nothing was rerun
             return None
         page.wait_for_selector(DONE, timeout=120_000)
         wait_quiet(self.pid)
@@ -257,10 +257,8 @@ class Session:
         if target.get_attribute("aria-selected") != "true":
             n0 = self.page.evaluate("window.__stLeft")
             target.click()
-            try:
+            with suppress(Exception):  # a tab without a rerun (not lazy)
                 self.page.wait_for_function(f"window.__stLeft > {n0}", timeout=5_000)
-            except Exception:  # noqa: BLE001 — a tab without a rerun (not lazy)
-                pass
             self.page.wait_for_selector(DONE, timeout=120_000)
             wait_quiet(self.pid)
 
@@ -316,7 +314,7 @@ def stepper(s: Session, c: dict):
                     options = page.locator('[role="listbox"] [role="option"]')
                     options.first.wait_for(timeout=5_000)
                     break
-                except Exception:  # noqa: BLE001 — Playwright's TimeoutError: try again
+                except Exception:  # Playwright's TimeoutError: try again
                     page.keyboard.press("Escape")
                     if attempt == 2:
                         raise
@@ -345,7 +343,7 @@ def stepper(s: Session, c: dict):
                         option.wait_for(timeout=5_000)
                         option.click()
                         break
-                    except Exception:  # noqa: BLE001 — Playwright's TimeoutError: try again
+                    except Exception:  # Playwright's TimeoutError: try again
                         page.keyboard.press("Escape")
                         if attempt == 2:
                             raise
@@ -438,7 +436,7 @@ def measure_page(browser, pid: int, url: str, name: str, path: str, args) -> Pag
                     misses += 1
                 else:
                     samples.append(cost)
-        except Exception as exc:  # noqa: BLE001 — report the control, go on with the others
+        except Exception as exc:  # report the control, go on with the others
             res.notes.append(f"{title}: stopped after {len(samples)} steps ({type(exc).__name__}: "
                              f"{str(exc).splitlines()[0][:160]})")
         finally:
@@ -448,7 +446,8 @@ def measure_page(browser, pid: int, url: str, name: str, path: str, args) -> Pag
             res.notes.append(f"{title}: {misses} step(s) caused no rerun (not counted)")
         if samples:
             res.controls[title] = samples
-        print(f"    {title}: {len(samples)} steps, median {statistics.median(samples) if samples else float('nan'):.3f} s",
+        print(f"    {title}: {len(samples)} steps, median "
+              f"{statistics.median(samples) if samples else float('nan'):.3f} s",
               flush=True)
     return res
 

@@ -123,7 +123,8 @@ def main(argv=None) -> int:
         # Generated in a child too: Linux keeps ru_maxrss across fork + exec, so a
         # parent grown big would inflate every child's reading.
         gen = json.loads(subprocess.run(
-            [sys.executable, __file__, "--child", "generate", str(path), "--rows", str(rows), "--moved", str(args.moved)]
+            [sys.executable, __file__, "--child", "generate", str(path), "--rows", str(rows),
+             "--moved", str(args.moved)]
             + (["--classes", str(args.classes)] if args.classes else [])
             + (["--string-labels"] if args.string_labels else []),
             check=True, capture_output=True, text=True).stdout)["seconds"]
@@ -144,7 +145,8 @@ def main(argv=None) -> int:
         print(f"{r['method']:8s} {r['seconds']:8.2f} {r['peak_mb']:8.0f} MB {r['peak_mb'] - r['baseline_mb']:12.0f} MB"
               f" {r['evaluate_seconds']:11.2f}  {r['shape'][0]}×{r['shape'][1]} ({r['cells']:,} cells)")
     for r in results:
-        print(f"  {r['method']}: {METHODS[r['method']]}; " + ", ".join(f"{k} = {v:.6f}" for k, v in r["values"].items()))
+        values = ", ".join(f"{k} = {v:.6f}" for k, v in r["values"].items())
+        print(f"  {r['method']}: {METHODS[r['method']]}; {values}")
     if len(results) > 1:
         ref = results[0]
         same = all(r["n"] == ref["n"] and r["shape"] == ref["shape"]

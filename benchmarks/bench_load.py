@@ -43,8 +43,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # The browser tests' constants (chromium's path, the rerun-finished selector, the morph marker).
 sys.path.insert(0, str(ROOT))
-from bench_dashboard import BROWSER_ARGS, cpu_seconds, percentile, server, wait_quiet
-from tests.e2e.e2e_support import CHROMIUM, DONE, MARKER_JS
+from bench_dashboard import BROWSER_ARGS, cpu_seconds, percentile, server, wait_quiet  # noqa: E402 (after the path)
+
+from tests.e2e.e2e_support import CHROMIUM, DONE, MARKER_JS  # noqa: E402 (after the path)
 
 START_NOISE = 3  # the Compare page's default noise
 
@@ -76,7 +77,7 @@ async def session(browser, url: str, idx: int, interactions: int, timeout_ms: fl
                 await slider.press(key)
                 await page.wait_for_function(f"({MARKER_JS})() === {value + step}", timeout=timeout_ms)
                 await page.wait_for_selector(DONE, timeout=timeout_ms)
-            except Exception as exc:  # noqa: BLE001 — a timeout is a counted error, not a crash
+            except Exception as exc:  # a timeout is a counted error, not a crash
                 out["timeouts"].append(f"session {idx}, interaction {i}: {type(exc).__name__}")
                 break  # the slider's value is now unknown; stop this session
             out["latency"].append(time.perf_counter() - t)
@@ -84,7 +85,7 @@ async def session(browser, url: str, idx: int, interactions: int, timeout_ms: fl
             n_exc = await page.get_by_test_id("stException").count()
             if n_exc:
                 out["exceptions"].append(f"session {idx}, interaction {i}: {n_exc} exception box(es)")
-    except Exception as exc:  # noqa: BLE001 — the first render failed or timed out
+    except Exception as exc:  # the first render failed or timed out
         out["timeouts"].append(f"session {idx}, opening the page: {type(exc).__name__}: {str(exc)[:200]}")
         if opened is not None:
             await opened.abort()

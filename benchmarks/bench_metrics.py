@@ -32,6 +32,7 @@ and ARI where installed (with their values beside ours).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 import warnings
 
@@ -147,14 +148,14 @@ def _gpu(dry_run: bool = False):
             return "torch", torch, "cuda"
         if dry_run:
             return "torch", torch, "cpu"
-    except Exception:  # noqa: BLE001 — no PyTorch, or a broken CUDA install
+    except Exception:  # no PyTorch, or a broken CUDA install
         pass
     try:
         import cupy
 
         if cupy.cuda.runtime.getDeviceCount() > 0:
             return "cupy", cupy, "cuda"
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
     return None
 
@@ -177,10 +178,8 @@ def gpu_cases(sizes, repeat: int, dry_run: bool = False) -> None:
     v_measure_score = adjusted_rand_score = None
     warnings.filterwarnings("ignore", message="Sparse invariant checks")  # torchmetrics' own warning
     if lib == "torch":
-        try:
+        with contextlib.suppress(Exception):  # torchmetrics not installed
             from torchmetrics.functional.clustering import adjusted_rand_score, v_measure_score
-        except Exception:  # noqa: BLE001 — torchmetrics not installed
-            pass
 
     global CLOCK
     CLOCK = time.perf_counter  # device work is not this process's CPU time

@@ -15,7 +15,8 @@ from importlib.resources import files
 import streamlit as st
 
 import dashboard.server.process  # noqa: F401 — once per process: one BLAS thread (see there)
-from dashboard.ui.state import app_page, enter as enter_page
+from dashboard.ui.state import app_page
+from dashboard.ui.state import enter as enter_page
 
 # The favicon is a file of the installed package, not a Material icon: those are fetched from an
 # outside font server on every load, which fails offline (a lab or exam room often has no internet).

@@ -32,6 +32,7 @@ a NaN under a measure is neither ranked nor counted by it.
 from __future__ import annotations
 
 import cmath
+import contextlib
 import math
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
@@ -262,10 +263,8 @@ def _sample_tables(rows, cols_of, count: int) -> list[Contingency]:
     a pair whose labels are refused is left out here (the loop over every pair names it)."""
     out = []
     for i in sorted({0, count // 2, count - 1}):
-        try:
+        with contextlib.suppress(ValueError):
             out.append(Contingency.from_labels(rows, cols_of(i)))
-        except ValueError:
-            pass
     return out
 
 

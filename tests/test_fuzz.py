@@ -26,7 +26,8 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import assume, example, given, note, strategies as st
+from hypothesis import assume, example, given, note
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import sparse
 
@@ -295,7 +296,7 @@ def test_huge_totals_are_refused(cells):
 def test_ami_is_left_out_when_its_exact_expectation_is_too_costly():
     t = Contingency.from_table([[10**12, 3], [7, 10**12]])
     assert "ami" not in evaluate(t)
-    with pytest.raises(ValueError, match="ami is not computed.*expected mutual information would sum"):
+    with pytest.raises(ValueError, match=r"ami is not computed.*expected mutual information would sum"):
         MEASURES["ami"](t)
 
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import metrics
-from metrics.measures import expected
 from metrics import solutions as sol_mod
+from metrics.measures import expected
 
 M = metrics.MEASURES
 ALL = list(M)

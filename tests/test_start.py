@@ -28,7 +28,11 @@ def test_import_metrics_leaves_heavy_packages_out():
 
 
 def test_the_registry_and_dropins_are_there_without_them():
-    code = ("import metrics\nassert len(metrics.MEASURES) == 53\nassert callable(metrics.adjusted_rand_score)\n"
+    import metrics  # this process's registry, every module loaded: the fresh one is as full
+
+    registered = len(metrics.MEASURES)
+    code = (f"import metrics\nassert len(metrics.MEASURES) == {registered}\n"
+            "assert callable(metrics.adjusted_rand_score)\n"
             "assert metrics.__version__\nassert metrics.MEASURES['vi'].formula")
     assert _heavy_after(code) == []
 

@@ -17,11 +17,11 @@ import streamlit as st
 
 import metrics
 from dashboard.chance import charts as cc
-from dashboard.chance import views as cv
 from dashboard.chance import data as cdata
+from dashboard.chance import views as cv
 from dashboard.chance import vocabulary as cvocab
-from dashboard.ui.figures.charts import table_heatmap
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.charts import table_heatmap
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_markdown, format_number, show_frame
 from dashboard.ui.state import Param, page_state, url_commit, url_state
@@ -83,14 +83,13 @@ def symbol_name(k: str) -> str:
 @st.fragment
 def sweep_tab() -> None:
     """Random clusterings into k clusters against gold classes: every chosen measure against k."""
-    st.caption(f"scikit-learn's experiment *Adjustment for chance in clustering performance evaluation*, for any "
-               f"measures and three random models: n items in balanced gold classes, random clusterings into k "
-               f"clusters for each k, every measure of each. Its random labels are uniform draws of k labels, which "
-               f"leave some clusters empty when k is large; these are exact uniform partitions into exactly k "
-               f"clusters. Line: the mean over the random labelings; band: "
-               f"{cc.band_text()} of them; ×: the exact expectation where a closed form exists; "
-               "dashed: k = the number of classes. Each panel's axis spans the measure's declared range where it is "
-               "bounded.")
+    st.caption("scikit-learn's experiment *Adjustment for chance in clustering performance evaluation*, for any "
+               "measures and three random models: n items in balanced gold classes, random clusterings into k "
+               "clusters for each k, every measure of each. Its random labels are uniform draws of k labels, which "
+               "leave some clusters empty when k is large; these are exact uniform partitions into exactly k "
+               f"clusters. Line: the mean over the random labelings; band: {cc.band_text()} of them; ×: the exact "
+               "expectation where a closed form exists; dashed: k = the number of classes. Each panel's axis spans "
+               "the measure's declared range where it is bounded.")
     c1, c2, c3, c4 = st.columns([3, 3, 4, 4])
     with c1:
         model = choice("ch_sm", cvocab.SWEEP_MODELS, "Random model", str,

@@ -4,18 +4,18 @@ import numpy as np
 import streamlit as st
 
 import metrics
-from metrics.core.formatting import frame_csv
-from dashboard.papers import facts
 from dashboard.compare import morph
 from dashboard.compare.charts import cached_preference_figure
-from dashboard.ui.figures.charts import fmt, table_heatmap
 from dashboard.compare.view import DISAGREES_HELP, preference_table, verdict
+from dashboard.papers import facts
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.charts import fmt, table_heatmap
 from dashboard.ui.presets import load_presets
+from dashboard.ui.readout import show_frame
 from dashboard.ui.sources import solution_picker
 from dashboard.ui.state import Param, page_state, url_commit, url_state
-from dashboard.ui.readout import show_frame
 from dashboard.ui.tables import evaluate_cached
+from metrics.core.formatting import frame_csv
 
 DEFAULT_KEYS = ["v_measure", "nvi", "vi", "ari", "vd_n"]
 

@@ -5,8 +5,8 @@ import streamlit as st
 
 import metrics
 from dashboard.fuzzy import views as fz
-from dashboard.ui.figures.charts import fmt
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.charts import fmt
 from dashboard.ui.readout import show_frame
 from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
 from metrics.papers import experiments

@@ -6,8 +6,8 @@ import streamlit as st
 
 import metrics
 from dashboard.generator import views as gv
-from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
 from dashboard.ui.measures import measures_frame, show_measures
 from dashboard.ui.readout import show_frame
 from dashboard.ui.state import Param, page_state, url_commit, url_state

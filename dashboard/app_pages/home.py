@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from dashboard.ui.controls import shared_controls
-from dashboard.lesson.steps import STEPS, step_number
 from dashboard.lesson.scenarios import SCENARIOS
+from dashboard.lesson.steps import STEPS, step_number
+from dashboard.ui.controls import shared_controls
 from dashboard.ui.state import page_link, page_state
 
 page_state("home")  # no controls of its own; its links carry the sidebar's settings

@@ -4,8 +4,8 @@ The steps are ``dashboard.lesson.steps.STEPS``."""
 
 import streamlit as st
 
-from dashboard.papers import facts
 from dashboard.lesson import steps as ls
+from dashboard.papers import facts
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.safe_text import md
 from dashboard.ui.state import Param, page_state

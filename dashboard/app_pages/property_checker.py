@@ -6,15 +6,15 @@ property beside Wu et al.'s printed Table 12."""
 import streamlit as st
 
 import metrics
-from metrics import solutions
 from dashboard.papers import facts
 from dashboard.properties import views as pv
-from dashboard.ui.figures.charts import fmt, table_heatmap
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.charts import fmt, table_heatmap
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_markdown
 from dashboard.ui.state import Param, page_state, url_commit, url_state
 from dashboard.ui.tables import evaluate_cached
+from metrics import solutions
 from metrics.papers import generators
 
 DEFAULT_MEASURE = "vi"
@@ -101,20 +101,23 @@ def demos(key: str, result: dict, settings) -> None:
             lam = st.slider("λ — every cell times λ", 1, 10, 2, key="p_lam", bind="query-params")
             scaled = generators.scale(t, lam)
             sv = evaluate_cached(scaled, settings.log_base, settings.beta)
-            st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}({lam}·table) = **{_value(sv, key)}**: "
+            st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}({lam}·table) = "
+                        f"**{_value(sv, key)}**: "
                         f"{_same(base, sv, key)}.")
             curve = pv.scale_curve(t, key, tuple(range(1, 11)), settings.log_base, settings.beta)
             st.plotly_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
                             key="pc_scale_chart", width="stretch")
-            st.caption(f"{m.symbol} of `metrics.papers.generators.scale(table, λ)` for λ = 1…10. An n-invariant measure draws a "
+            st.caption(f"{m.symbol} of `metrics.papers.generators.scale(table, λ)` for λ = 1…10. An n-invariant "
+                       "measure draws a "
                        "flat line; pair counts C(λx, 2) do not scale with λ, so pair-counting measures drift.")
 
     if tab_t.open:
         with tab_t:
-            transpose = st.toggle("Transpose: classes become clusters and clusters classes", key="p_T", bind="query-params")
+            transpose = st.toggle("Transpose: classes become clusters and clusters classes", key="p_T",
+                                  bind="query-params")
             shown = t.T if transpose else t
             tv = evaluate_cached(t.T, settings.log_base, settings.beta)
-            fig, summary = table_heatmap(shown, max_rows=30, max_cols=60, height=300)
+            fig, _summary = table_heatmap(shown, max_rows=30, max_cols=60, height=300)
             st.plotly_chart(fig, key="pc_transpose_heatmap", width="stretch")
             st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}(tableᵀ) = **{_value(tv, key)}**: "
                         f"{_same(base, tv, key)}. Showing the table{'ᵀ' if transpose else ''}: "
@@ -171,29 +174,30 @@ def demos(key: str, result: dict, settings) -> None:
                                     width="stretch")
                 with h2:
                     st.caption(f"After: {escape_markdown(what)}")
-                    st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0], key="pc_after_heatmap",
-                                    width="stretch")
+                    st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0],
+                                    key="pc_after_heatmap", width="stretch")
                 st.markdown(f"{m.symbol} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
                 if op == "split":
-                    curve = pv.split_curve(t, labels[cluster], key, tuple(range(2, 9)), settings.log_base, settings.beta)
-                    st.plotly_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}", m.symbol,
-                                                   current_x=parts), key="pc_split_chart", width="stretch")
+                    curve = pv.split_curve(t, labels[cluster], key, tuple(range(2, 9)), settings.log_base,
+                                           settings.beta)
+                    st.plotly_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}",
+                                                   m.symbol, current_x=parts), key="pc_split_chart", width="stretch")
             verdict = "is" if result["convex_additivity"]["holds"] else "is not"
-            st.caption(f"`metrics.papers.generators.split` divides every cell of the cluster equally (whole items by largest "
-                       f"remainder), so each class keeps its share in every part: the new clustering refines the old one. "
-                       f"Convex additivity says a measure of a partition against its refinement is the size-weighted mean "
-                       f"of the measure within each block — splits and merges act locally. {m.symbol} {verdict} convex "
-                       "additive on the checked cases (above).")
+            st.caption("`metrics.papers.generators.split` divides every cell of the cluster equally (whole items by "
+                       "largest remainder), so each class keeps its share in every part: the new clustering refines "
+                       "the old one. Convex additivity says a measure of a partition against its refinement is the "
+                       "size-weighted mean of the measure within each block — splits and merges act locally. "
+                       f"{m.symbol} {verdict} convex additive on the checked cases (above).")
 
     if tab_range.open:
         with tab_range:
             keys = ["vi", "nvi"] + ([key] if key not in ("vi", "nvi") else [])
             st.plotly_chart(pv.range_chart(tuple(keys), settings.log_base, settings.beta), key="pc_range_chart",
                             width="stretch")
-            st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport 2009). "
-                       f"Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "
-                       f"{facts.nvi_reference_text(pv.CLASS_SIZE)} Values in {settings.unit}, from `metrics.evaluate` of "
-                       "`metrics.papers.generators`' tables.")
+            st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport "
+                       f"2009). Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "
+                       f"{facts.nvi_reference_text(pv.CLASS_SIZE)} Values in {settings.unit}, from "
+                       "`metrics.evaluate` of `metrics.papers.generators`' tables.")
 
 
 demos(key, result, settings)

@@ -6,10 +6,10 @@ import streamlit as st
 
 import metrics
 from dashboard.real_data import views as rd
-from dashboard.ui.controls import shared_controls
-from dashboard.ui.readout import format_number as fmt
-from dashboard.ui.readout import escape_markdown, show_frame
 from dashboard.solutions.views import real_data_link_params
+from dashboard.ui.controls import shared_controls
+from dashboard.ui.readout import escape_markdown, show_frame
+from dashboard.ui.readout import format_number as fmt
 from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
 
 DEFAULT_ALGOS = ["kmeans", "ward"]

@@ -10,14 +10,14 @@ the user's files. Every value is ``metrics.compare_solutions`` and its companion
 import streamlit as st
 
 import metrics
-from metrics.core.formatting import frame_csv
 from dashboard.real_data import views as rd
 from dashboard.solutions import views as sv
+from dashboard.solutions.upload import upload_source
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_markdown, format_number, show_frame
-from dashboard.solutions.upload import upload_source
 from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
+from metrics.core.formatting import frame_csv
 
 # The page's state (ui/state.py): a link names some of these, the rest take their defaults.
 # sol_ma/sol_mb, sol_sankey, sol_a/sol_b default to what the page computes (the most divided pair of

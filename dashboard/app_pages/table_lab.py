@@ -3,11 +3,10 @@
 import streamlit as st
 
 import metrics
-from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.editor import DEFAULT_PRESET, load_table, table_editor
-from dashboard.ui.measures import (download_buttons, keys_for, measures_frame, show_formulas,
-                                           show_measures)
+from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
+from dashboard.ui.measures import download_buttons, keys_for, measures_frame, show_formulas, show_measures
 from dashboard.ui.presets import load_presets
 from dashboard.ui.state import Param, kept, page_link, page_state, url_commit, url_state
 from dashboard.ui.tables import encode_table, evaluate_cached, table_csv

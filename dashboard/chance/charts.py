@@ -29,7 +29,6 @@ import pandas as pd
 import plotly.graph_objects as go
 
 import metrics
-
 from dashboard.ui.figures.charts import figure, panel_domains
 from dashboard.ui.readout import escape_label, format_number
 
@@ -307,7 +306,7 @@ def ami_sweep_figure(summaries: dict[str, pd.DataFrame], n_classes: int) -> go.F
     data, annotations, shapes, layout = [], [], [], {}
     for r, model in enumerate(models):
         s = summaries[model]
-        for c, (name, nmi_key, ami_key) in enumerate(NORMALISATIONS):
+        for c, (_name, nmi_key, ami_key) in enumerate(NORMALISATIONS):
             i = r * cols + c
             ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
             for key, color, fill, group in ((nmi_key, NMI_COLOR, NMI_FILL, "nmi"),

@@ -45,16 +45,24 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics.core.digest import table_digest
-from metrics import chance
-from metrics.core import limits
-from metrics.chance import models as random_models
-from metrics.core.formatting import format_number
-
 from dashboard.chance.charts import BAND, BOX, QUANTILE_METHOD
+from dashboard.chance.vocabulary import (
+    APP_BUDGET,
+    CLASS_OPTIONS,
+    DEFAULT_SEED,
+    DEFAULT_TABLE,
+    KS,
+    N_OPTIONS,
+    SWEEP_DRAWS,
+    TABLE_DRAWS,
+)
 from dashboard.ui.presets import Preset
 from dashboard.ui.readout import escape_markdown
-from dashboard.chance.vocabulary import APP_BUDGET, CLASS_OPTIONS, DEFAULT_SEED, DEFAULT_TABLE, KS, N_OPTIONS, SWEEP_DRAWS, TABLE_DRAWS
+from metrics import chance
+from metrics.chance import models as random_models
+from metrics.core import limits
+from metrics.core.digest import table_digest
+from metrics.core.formatting import format_number
 
 
 # ---------------------------------------------------------------- progress on a cache miss

@@ -12,17 +12,25 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics.core.formatting import format_number
-
 from dashboard.chance import charts as chance_charts
+from dashboard.chance.data import NullResult, sweep_summary
+from dashboard.chance.vocabulary import (
+    DEFAULT_SEED,
+    DEFAULT_SWEEP,
+    DEFAULT_SWEEP_KEYS,
+    DEFAULT_TABLE,
+    LAB,
+    SWEEP_TAB,
+    TAB_KEY,
+    UPLOAD,
+)
 from dashboard.ui.presets import Preset
 from dashboard.ui.readout import escape_markdown
 from dashboard.ui.sources import lab_table
 from dashboard.ui.state import kept, set_param, url_commit, url_state
 from dashboard.ui.tables import to_contingency
 from dashboard.ui.upload import upload_panel
-from dashboard.chance.vocabulary import DEFAULT_SEED, DEFAULT_SWEEP, DEFAULT_SWEEP_KEYS, DEFAULT_TABLE, LAB, SWEEP_TAB, TAB_KEY, UPLOAD
-from dashboard.chance.data import NullResult, sweep_summary
+from metrics.core.formatting import format_number
 
 
 # ---------------------------------------------------------------- choosing the table

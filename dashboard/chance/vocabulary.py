@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 PAGE = "app_pages/chance.py"   # for links to the page (st.page_link / state.page_link)
 TAB_KEY = "ch_tab"
 SWEEP_TAB, TABLE_TAB, AMI_TAB = "Number of clusters", "A table against chance", "AMI normalisations"
@@ -27,8 +26,8 @@ SWEEP_MODEL_TEXT = {
             "(scikit-learn's \"fixed ground truth\" experiment)",
     "num": "the gold classes random too, uniform over the partitions into exactly that many classes (as in its "
            "\"varying ground truth\" experiment, whose classes number k too)",
-    "perm": "both labelings shuffled, the balanced class sizes and cluster sizes kept (the model ARI and AMI "
-            "adjust for)",
+    "perm": "both labelings shuffled, the balanced class sizes and cluster sizes kept (the model ARI and AMI adjust "
+            "for)",
 }
 
 # scikit-learn's gallery example: k = linspace(2, 100, 10) clusters (its n_clusters_range).

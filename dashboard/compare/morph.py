@@ -18,11 +18,10 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics.papers import generators
-
 from dashboard.compare.charts import morph_figure
 from dashboard.compare.view import NA, TIE, prefers
 from dashboard.ui.tables import settings_for
+from metrics.papers import generators
 
 CLASS_SIZE = 10  # Reichart & Rappoport §5: 10 classes of 10 items
 MIN_CLASSES, MAX_CLASSES = 2, 30

@@ -14,15 +14,14 @@ from collections import Counter
 import pandas as pd
 
 import metrics
-from metrics import solutions
-
 from dashboard.ui.readout import escape_markdown
+from metrics import solutions
 
 A, B, TIE, NA = "A", "B", "tie", "n/a"
 # What "against the majority" (the shaded rows of the Compare chart) means, where it is shown.
-DISAGREES_HELP = ("Against the majority: this measure prefers A where most of the measures you chose prefer B, "
-                  "or the reverse (ties and measures not defined for a table do not vote). When the vote is split evenly "
-                  "there is no majority, and every measure that takes a side is marked.")
+DISAGREES_HELP = ("Against the majority: this measure prefers A where most of the measures you chose prefer B, or "
+                  "the reverse (ties and measures not defined for a table do not vote). When the vote is split "
+                  "evenly there is no majority, and every measure that takes a side is marked.")
 
 
 _SIDES = {"a": A, "b": B, "tie": TIE, None: NA}
@@ -47,7 +46,7 @@ def preference_table(values_a: dict[str, float], values_b: dict[str, float], key
                                      "prefers"])
     side, votes = majority(df), Counter(p for p in df["prefers"] if p in (A, B))
     # With no majority (a split vote) every side-taking measure is in dispute.
-    df["disagrees"] = [p in (A, B) and (side is None and len(votes) > 1 or side is not None and p != side)
+    df["disagrees"] = [p in (A, B) and ((side is None and len(votes) > 1) or (side is not None and p != side))
                        for p in df["prefers"]]
     return df
 

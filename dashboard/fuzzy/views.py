@@ -20,12 +20,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from metrics.papers import experiments
-from metrics.papers import resources
-
 from dashboard.ui.figures.charts import figure, table_heatmap
 from dashboard.ui.figures.lines import line_panels
 from dashboard.ui.readout import escape_label, format_number
+from metrics.papers import experiments, resources
 
 VARIANT_LABELS = {
     "fuzzy": "fuzzy (mass split over classes)",
@@ -179,7 +177,8 @@ def step_heatmaps(n: int, scheme: str, rate, n_classes: int, seed: int, noise: f
     for variant in variants:
         t = tables[variant]
         fig, summary = table_heatmap(t, max_rows=30, max_cols=30, height=420)
-        out[variant] = (fig, summary or f"{t.shape[0]} classes × {t.shape[1]} clusters, total mass {format_number(t.n)}")
+        out[variant] = (fig, summary or f"{t.shape[0]} classes × {t.shape[1]} clusters, total mass "
+                                        f"{format_number(t.n)}")
     return out
 
 

@@ -24,14 +24,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from metrics import properties
-from metrics.papers import generators
-from metrics.papers import resources
-
 from dashboard.ui.figures.charts import figure as _figure
 from dashboard.ui.figures.charts import fmt, panel_domains
 from dashboard.ui.readout import escape_label, styled
 from dashboard.ui.tables import settings_for
+from metrics import properties
+from metrics.papers import generators, resources
 
 # A qualitative palette long enough that no two chosen measures share a colour.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC",
@@ -375,7 +373,8 @@ def property_rates(log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
     bar = st.progress(0.0, text="Building the grid's tables and checking P1–P7 …")
     frames = []
     for i, fam in enumerate(fams):
-        bar.progress(i / len(fams), text=f"P1–P7 over the grid: {metrics.FAMILIES[fam]} measures ({i + 1}/{len(fams)}) …")
+        bar.progress(i / len(fams), text=f"P1–P7 over the grid: {metrics.FAMILIES[fam]} measures "
+                                         f"({i + 1}/{len(fams)}) …")
         frames.append(family_rates(fam, log_base, beta))
     bar.empty()
     return pd.concat(frames, ignore_index=True)

@@ -21,11 +21,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 import metrics
-from metrics.measures.matching import f_matches
-
 from dashboard.ui import readout
 from dashboard.ui.figures.charts import NO_TEMPLATE
 from dashboard.ui.readout import PROJECTOR_SIZES
+from metrics.measures.matching import f_matches
 
 MIN_FONT_PX = readout.MIN_FONT
 TICK_PX = PROJECTOR_SIZES.tick   # value labels drawn in cells

@@ -22,25 +22,24 @@ import numpy as np
 import plotly.graph_objects as go
 
 import metrics
-from metrics import properties
-from metrics.papers import generators
-from metrics.core.formatting import format_number as num
-from metrics.measures.matching import f_matches
-
-from dashboard.chance import views as cv
 from dashboard.chance import data as cdata
+from dashboard.chance import views as cv
 from dashboard.chance import vocabulary as cvocab
-from dashboard.papers import facts
-from dashboard.lesson import charts as lesson_charts
+from dashboard.compare.charts import cached_preference_figure
+from dashboard.compare.view import A, B, preference_table, verdict
 from dashboard.fuzzy import views as fz
 from dashboard.generator import views as gv
+from dashboard.lesson import charts as lesson_charts
+from dashboard.papers import facts
 from dashboard.properties import views as pv
-from dashboard.compare.charts import cached_preference_figure
-from dashboard.ui.figures.charts import cached_goodness_figure
-from dashboard.compare.view import A, B, preference_table, verdict
 from dashboard.ui.controls import UNITS, Settings
+from dashboard.ui.figures.charts import cached_goodness_figure
 from dashboard.ui.presets import load_presets
 from dashboard.ui.tables import evaluate_cached
+from metrics import properties
+from metrics.core.formatting import format_number as num
+from metrics.measures.matching import f_matches
+from metrics.papers import generators
 
 PAGE = "app_pages/lesson.py"
 COMPARE, TABLE_LAB = "app_pages/compare.py", "app_pages/table_lab.py"
@@ -258,7 +257,7 @@ def _vi_range(settings: Settings) -> View:
 
     n, _, vi_single = series("single cluster", "vi")
     _, _, nvi_single = series("single cluster", "nvi")
-    ns, ms, nvi_singletons = series("singletons", "nvi")
+    _ns, ms, nvi_singletons = series("singletons", "nvi")
     c = pv.CLASS_SIZE
     flat = bool(np.allclose(nvi_single, nvi_single[0], rtol=0, atol=1e-12))
     at_c = nvi_singletons[ms == c]
@@ -267,8 +266,9 @@ def _vi_range(settings: Settings) -> View:
     narrative = (
         f"{facts.VI_RANGE} Here m classes of {c} items, n = {c}m from {num(int(n[0]))} to {num(int(n[-1]))}: the "
         f"single cluster — knowing nothing — has VI = H(C) = log m, from {num(vi_single[0])} to "
-        f"{num(vi_single[-1])} {settings.unit}, so a VI value means nothing without n; {single}. Singletons' NVI = H(K|C)/H(C) = "
-        f"log {c} / log m falls from {num(nvi_singletons[0])} to {num(nvi_singletons[-1])} as classes are added"
+        f"{num(vi_single[-1])} {settings.unit}, so a VI value means nothing without n; {single}. Singletons' NVI = "
+        f"H(K|C)/H(C) = log {c} / log m falls from {num(nvi_singletons[0])} to {num(nvi_singletons[-1])} as classes "
+        "are added"
         + (f", passing {num(at_c[0])} at m = {c}" if len(at_c) else "")
         + ": NVI's 1 marks a solution as bad as one cluster, and singletons fall below it only when there are more "
           "classes than items per class.")
@@ -337,7 +337,8 @@ def _matching(settings: Settings) -> View:
         narrative += f" (V here is V_β with β = {settings.beta:g}, from the sidebar.)"
     return View(narrative, fig,
                 caption="Rosenberg & Hirschberg 2007, Figure 2 and §3, reconstructed (rows = classes, columns = "
-                        "clusters). F and V computed by `metrics`; outlines from `metrics.measures.matching.f_matches`.",
+                        "clusters). F and V computed by `metrics`; outlines from "
+                        "`metrics.measures.matching.f_matches`.",
                 explore=(explore(COMPARE, "Explore A against B in Compare",
                                  compare_state(sols["A"], sols["B"], MATCHING_KEYS), settings),
                          explore(COMPARE, "Explore C against D in Compare",
@@ -359,8 +360,8 @@ def _dom(settings: Settings) -> View:
     fig = lesson_charts.table2_figure(ours, printed, differs, titles)
     listed = ", ".join(all_ours[:-1]) + " and " + all_ours[-1] if len(all_ours) > 1 else "".join(all_ours)
     narrative = (
-        "Dom's properties P1–P5 and Rosenberg & Hirschberg's P6–P7 say how a measure should move when one "
-        "parameter of Dom's generator moves: one more useful cluster, more error mass, a noise cluster or a noise class "
+        "Dom's properties P1–P5 and Rosenberg & Hirschberg's P6–P7 say how a measure should move when one parameter "
+        "of Dom's generator moves: one more useful cluster, more error mass, a noise cluster or a noise class "
         "(legend below). A rate is the share of the grid's steps where the measure moves the right way. "
         + (f"On our grid {listed} satisfy all seven on every step"
            + (", as in the printed table" if all_ours == all_printed else

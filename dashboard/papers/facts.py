@@ -17,10 +17,9 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from metrics.papers import gallery
-from metrics.core.formatting import format_number
-
 from dashboard.papers.gallery import STATUS_MARK, section_table
+from metrics.core.formatting import format_number
+from metrics.papers import gallery
 
 # VI's range, checked against the papers (/work/shared/papers) and Meilă (2007), "Comparing
 # clusterings — an information based distance", J. Multivariate Anal. 98, §4. Reichart &

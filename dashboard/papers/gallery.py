@@ -14,11 +14,10 @@ import streamlit as st
 from streamlit import dataframe_util
 from streamlit.errors import StreamlitAPIException
 
-from metrics.papers import gallery
-
 from dashboard.ui.readout import escape_markdown
 from dashboard.ui.state import page_link
 from dashboard.ui.tables import encode_table
+from metrics.papers import gallery
 
 # metrics.papers.gallery names pages by URL path; these are their scripts (relative to app.py).
 PAGE_SCRIPTS = {

@@ -22,16 +22,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from metrics import properties
-from metrics.papers import generators
-from metrics.papers import resources
-from metrics.core.formatting import frame_csv
-
-from dashboard.ui.figures.charts import figure, fmt
 from dashboard.generator.views import DIFF_STYLE, PALETTE
+from dashboard.ui.figures.charts import figure, fmt
 from dashboard.ui.readout import escape_label, for_table
 from dashboard.ui.tables import fingerprint, settings_for
-
+from metrics import properties
+from metrics.core.formatting import frame_csv
+from metrics.papers import generators, resources
 
 # check_properties' names → (label, title, statement). Statements paraphrase [Wu09] §5.2. Wu et al.
 # number these P1–P5 (Table 12); Dom's and Rosenberg & Hirschberg's P1–P7 (the Generator lab) are

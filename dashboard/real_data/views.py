@@ -18,11 +18,10 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics.papers import experiments
-from metrics.core.formatting import frame_csv
-
 from dashboard.ui.figures.lines import line_panels
 from dashboard.ui.readout import escape_label
+from metrics.core.formatting import frame_csv
+from metrics.papers import experiments
 
 DATASETS = {
     "iris": "Iris — 150 flowers, 3 species of 50",

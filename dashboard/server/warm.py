@@ -41,7 +41,7 @@ def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str
     out: dict[str, float | str] = {}
     try:
         for page in pages:
-            out[page] = _timed(lambda: AppTest.from_file(app, default_timeout=timeout)
+            out[page] = _timed(lambda page=page: AppTest.from_file(app, default_timeout=timeout)
                                .switch_page(f"app_pages/{page}.py").run())
         if "chance" in pages:
             # Beyond the default state: the table tab's null distribution of every preset, which a
@@ -69,7 +69,7 @@ def _timed(run) -> float | str:
     start = time.process_time()
     try:
         failed = [str(e.message) for e in run().exception]
-    except Exception as exc:  # noqa: BLE001 — warming must never stop the server from starting
+    except Exception as exc:  # warming must never stop the server from starting
         failed = [f"{type(exc).__name__}: {exc}"]
     return failed[0] if failed else time.process_time() - start
 

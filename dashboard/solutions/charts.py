@@ -16,7 +16,6 @@ import pandas as pd
 import plotly.graph_objects as go
 
 import metrics
-
 from dashboard.ui.figures.charts import DIGIT_PX, LINE_PX, _cat_axis, figure
 from dashboard.ui.readout import TEXT_FONT, escape_label, format_number, wrap
 
@@ -68,7 +67,8 @@ def scores_heatmap(values: pd.DataFrame, ranks: pd.DataFrame, why_not: dict) -> 
     height = _height(len(names), 170)
     show_text = (height - 170) / max(len(names), 1) >= LINE_PX and _fits([t for r in rank_text for t in r], len(keys))
     data = [{
-        "type": "heatmap", "x": xs, "y": ys, "z": [[None if math.isnan(v) else v for v in row] for row in good.tolist()],
+        "type": "heatmap", "x": xs, "y": ys,
+        "z": [[None if math.isnan(v) else v for v in row] for row in good.tolist()],
         "zmin": 0, "zmax": 1, "colorscale": "Viridis", "xgap": 1, "ygap": 1, "text": rank_text,
         "texttemplate": "%{text}" if show_text else None, "customdata": custom,
         "colorbar": {"title": {"text": "goodness<br>(1 = best)", "font": {"size": 12}}, "tickfont": {"size": 12},

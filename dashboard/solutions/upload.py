@@ -16,13 +16,23 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.solutions.views import SolutionSet, upload_solutions
+from dashboard.ui.safe_text import md
+from dashboard.ui.upload import (
+    DROPNA_LABEL,
+    NA_TEXT_LABEL,
+    KeptFile,
+    PanelMessage,
+    _keep,
+    _restore,
+    _uploaded,
+    app_message,
+    content_limit,
+    limit_caption,
+    size_problem,
+)
 from metrics import io as mio
 from metrics.core.formatting import format_number
-
-from dashboard.ui.safe_text import md
-from dashboard.solutions.views import SolutionSet, upload_solutions
-from dashboard.ui.upload import (DROPNA_LABEL, NA_TEXT_LABEL, KeptFile, PanelMessage, _keep, _restore, _uploaded, app_message,
-                     content_limit, limit_caption, size_problem)
 
 PREFIX = "sol_upload"
 LAYOUTS = {"one": "one file: a gold column and a column per solution",
@@ -55,7 +65,7 @@ def _read(files, header: bool) -> list:
                                                  bar.progress(x, text=f"Reading {md(f.name)} … {x:.0%}")).compact()
                 except ValueError as exc:
                     cache[key] = exc
-                except Exception as exc:  # noqa: BLE001 — the reader's own failure on odd input still ends in st.error
+                except Exception as exc:  # the reader's own failure on odd input still ends in st.error
                     cache[key] = ValueError(f"{f.name} could not be read ({type(exc).__name__}: {exc})")
                 finally:
                     bar.empty()
@@ -143,7 +153,8 @@ def upload_source() -> SolutionSet | None:
     with c2:
         _restore(f"{PREFIX}_na_text", False)
         na = st.checkbox(NA_TEXT_LABEL, key=f"{PREFIX}_na_text",
-                         help=f"Off: every text is a label; only empty cells are missing. On: {', '.join(mio.COMMON_NA_TEXTS)} "
+                         help="Off: every text is a label; only empty cells are missing. On: "
+                              f"{', '.join(mio.COMMON_NA_TEXTS)} "
                               "are missing too.")
         _keep(f"{PREFIX}_na_text")
     with c3:

@@ -38,7 +38,6 @@ import streamlit as st
 from scipy import sparse
 
 import metrics
-
 from dashboard.real_data import views as rd
 from dashboard.solutions import charts as sc
 from dashboard.ui.presets import Preset, load_presets

@@ -11,6 +11,7 @@ new page runs), so that page's numbers would come out in nats, β = 1, beside a 
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 
@@ -40,10 +41,9 @@ def shared_controls() -> Settings:
             ss[name] = value
             # …and into the address bar, which the page switch emptied: a copied URL must carry them.
             if value != _DEFAULTS[name] and name not in st.query_params:
-                try:
+                # Still bound to the previous page's widget (StreamlitAPIException): it follows.
+                with contextlib.suppress(StreamlitAPIException):
                     st.query_params[name] = f"{value:g}" if isinstance(value, float) else str(value)
-                except StreamlitAPIException:  # still bound to the previous page's widget: it follows
-                    pass
     with st.sidebar:
         st.subheader("Measure settings")
         unit = st.radio("Unit of information", list(UNITS), key="log", bind="query-params", horizontal=True,

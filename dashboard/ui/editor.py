@@ -20,14 +20,21 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics import io as mio
-from metrics.core.formatting import format_number
-
 from dashboard.ui.presets import Preset
 from dashboard.ui.safe_text import md
 from dashboard.ui.state import set_param, url_commit, url_is_new, url_state
-from dashboard.ui.tables import (CLASS_COL, decode_table, dropped_labels, editor_frame, encode_table, frame_from_editor,
-                     problems_text, to_contingency)
+from dashboard.ui.tables import (
+    CLASS_COL,
+    decode_table,
+    dropped_labels,
+    editor_frame,
+    encode_table,
+    frame_from_editor,
+    problems_text,
+    to_contingency,
+)
+from metrics import io as mio
+from metrics.core.formatting import format_number
 
 DEFAULT_PRESET = "rh_figure3"
 URL_PARAM = "table"
@@ -97,7 +104,8 @@ def _on_names_change(names_key: str) -> None:
 
 
 def _same_table(a: pd.DataFrame, b: pd.DataFrame) -> bool:
-    return (list(map(str, a.index)) == list(map(str, b.index)) and list(map(str, a.columns)) == list(map(str, b.columns))
+    return (list(map(str, a.index)) == list(map(str, b.index))
+            and list(map(str, a.columns)) == list(map(str, b.columns))
             and np.array_equal(a.to_numpy(dtype=np.float64), b.to_numpy(dtype=np.float64)))
 
 

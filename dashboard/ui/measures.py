@@ -7,9 +7,8 @@ import pyarrow as pa
 import streamlit as st
 
 import metrics
-from metrics.core.formatting import format_number, frame_csv
-
 from dashboard.ui.readout import SHOWN_SUFFIX, text_twin
+from metrics.core.formatting import format_number, frame_csv
 
 COLUMNS = ["family", "key", "measure", "symbol", "value", "better", "range", "reference", "about"]
 
@@ -29,7 +28,8 @@ def measures_frame(values: dict[str, float], keys: list[str]) -> pd.DataFrame:
     rows = []
     for k in keys:
         m = metrics.MEASURES[k]
-        about = m.description if k in values else f"Not defined for this table: {metrics.core.registry.DOMAINS[m.domain]}."
+        about = (m.description if k in values
+                 else f"Not defined for this table: {metrics.core.registry.DOMAINS[m.domain]}.")
         rows.append({"family": metrics.FAMILIES[m.family], "key": k, "measure": m.name, "symbol": m.symbol,
                      "value": values.get(k), "better": "↑ higher" if m.higher_is_better else "↓ lower",
                      "range": m.range_text, "reference": m.reference, "about": about})

@@ -42,9 +42,8 @@ import pandas as pd
 import streamlit as st
 from streamlit import dataframe_util
 
-from metrics.core.formatting import format_number
-
 from dashboard.ui.safe_text import md
+from metrics.core.formatting import format_number
 
 __all__ = [
     "BASE_FONT",

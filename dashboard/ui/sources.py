@@ -8,7 +8,6 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-
 from dashboard.ui.presets import Preset
 from dashboard.ui.safe_text import md
 from dashboard.ui.state import set_param, url_commit, url_state

@@ -87,10 +87,9 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.state.session_state_proxy import get_session_state
 
-from metrics.core.limits import MAX_TOTAL
-
 from dashboard.ui.safe_text import md
 from dashboard.ui.tables import MAX_URL_CELLS
+from metrics.core.limits import MAX_TOTAL
 
 _WRITTEN = "_url_written"    # name → the URL value this session last wrote
 _SHADOW = "_page_state"      # name → the kept value of a keyed option (survives page switches)

@@ -19,11 +19,10 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics.core.digest import table_digest
-from metrics import io as mio
-from metrics.core.formatting import frame_csv
-
 from dashboard.ui.safe_text import md
+from metrics import io as mio
+from metrics.core.digest import table_digest
+from metrics.core.formatting import frame_csv
 
 CLASS_COL = "class"
 # Tables larger than this are not written into the URL (links must stay short enough to share).

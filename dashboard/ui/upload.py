@@ -20,10 +20,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 import metrics
+from dashboard.ui.safe_text import md
 from metrics import io as mio
 from metrics.core.formatting import format_number
-
-from dashboard.ui.safe_text import md
 
 # The default byte limit of one file, in MB (2^20 bytes) as Streamlit counts them: the same number
 # as ``server.maxUploadSize`` in .streamlit/config.toml. The panel reads the live option; the server
@@ -186,7 +185,7 @@ def _read(uploaded, header: bool, what: str):
                                              bar.progress(f, text=f"Reading {md(uploaded.name)} … {f:.0%}")).compact()
             except ValueError as exc:
                 result = exc
-            except Exception as exc:  # noqa: BLE001 — a reader's own failure on odd input still ends in st.error
+            except Exception as exc:  # a reader's own failure on odd input still ends in st.error
                 result = ValueError(f"{uploaded.name} could not be read ({type(exc).__name__}: {exc})")
             finally:
                 bar.empty()

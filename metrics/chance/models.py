@@ -274,7 +274,7 @@ def _dobinski(n: int) -> tuple[np.ndarray, np.ndarray]:
         k = np.arange(lo, int(peak_k + half) + 2, dtype=np.float64)
         logw = n * np.log(k) - gammaln(k + 1)
         peak = int(np.argmax(logw))
-        if (0 < peak or lo == 1) and peak < k.size - 1 and logw[-1] < logw[peak] - _LOG_TAIL \
+        if (peak > 0 or lo == 1) and peak < k.size - 1 and logw[-1] < logw[peak] - _LOG_TAIL \
                 and (lo == 1 or logw[0] < logw[peak] - _LOG_TAIL):
             break
         half *= 2
@@ -333,7 +333,8 @@ def _check_partitions(n: int, k: int | None) -> None:
     if n > MAX_SAMPLED_ITEMS:
         raise ValueError(f"random partitions of {n:,} items are not sampled (at most {MAX_SAMPLED_ITEMS:,}: "
                          "each draw costs O(n)); use the perm model, which keeps the table's sizes"
-                         + (f" (up to {PERM_SAMPLED_ITEMS:,} items), or the exact expectations of Rand and the measures "
+                         + (f" (up to {PERM_SAMPLED_ITEMS:,} items), or the exact expectations of Rand and the "
+                            "measures "
                             "linear in it (chance.expected)" if n > PERM_SAMPLED_ITEMS else ""))
     if n < 1:
         raise ValueError("a random partition needs at least one item")

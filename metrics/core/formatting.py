@@ -126,7 +126,8 @@ def frame_csv(frame, **to_csv) -> bytes:
         if not is_text.any():
             continue
         text = pd.Series(cells[is_text], dtype=object)
-        risky = (text.str.contains(_FORMULA_PATTERN, regex=True) & ~text.str.fullmatch(_PLAIN_NUMBER.pattern)).to_numpy()
+        risky = (text.str.contains(_FORMULA_PATTERN, regex=True)
+                 & ~text.str.fullmatch(_PLAIN_NUMBER.pattern)).to_numpy()
         if risky.any():
             where = np.flatnonzero(is_text)[risky]
             cells = cells.copy()

@@ -8,6 +8,7 @@ per item in item order; :func:`factorize_labels` numbers the distinct labels.
 from __future__ import annotations
 
 import cmath
+import contextlib
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
@@ -47,9 +48,9 @@ def as_1d_labels(labels, name: str):
         # counted under the value that happens to sit behind the mask.
         masked = np.flatnonzero(np.ma.getmaskarray(labels).ravel()) if labels.ndim == 1 else np.empty(0)
         if masked.size:
-            raise ValueError(f"{name} has {masked.size} masked label(s), first at position {int(masked[0])}; drop or "
-                             f"fill them first (labels.compressed() keeps the others: drop the same items from both "
-                             "sides)")
+            raise ValueError(f"{name} has {masked.size} masked label(s), first at position {int(masked[0])}; drop "
+                             "or fill them first (labels.compressed() keeps the others: drop the same items from "
+                             "both sides)")
         arr = np.ma.getdata(labels)
     elif isinstance(labels, Mapping):
         raise ValueError(f"{name} is a {type(labels).__name__}, whose iteration gives its keys: pass one "
@@ -81,10 +82,8 @@ def as_1d_labels(labels, name: str):
         # Let numpy pick a compact dtype when every label is a plain number.
         if len(labels) and all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
                                for x in labels):
-            try:
+            with contextlib.suppress(OverflowError):
                 arr = np.asarray(labels, dtype=np.int64)
-            except OverflowError:
-                pass
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D (one label per item), got an array of shape {arr.shape}: "
                          f"{_one_column_hint(arr.shape)}")
@@ -162,7 +161,7 @@ def _infinite_positions(uniques: np.ndarray) -> np.ndarray:
     if uniques.dtype == object:
         return np.array([i for i, u in enumerate(uniques)
                          if isinstance(u, (float, complex, np.floating, np.complexfloating))
-                         and not (u != u) and cmath.isinf(u)], dtype=np.int64)
+                         and u == u and cmath.isinf(u)], dtype=np.int64)
     return np.empty(0, dtype=np.int64)
 
 

@@ -58,9 +58,18 @@ from __future__ import annotations
 from .engines.dask_engine import contingency_from_dask, read_dask
 from .errors import NO_ITEMS, EmptyTableError, MissingLabelsError, MissingSolutionLabelsError, UnmatchedIdsError
 from .files import content_size, contingency_from_files, file_format, total_size
-from .read import _first_line, _optional  # noqa: F401  (the CLI's one-line messages, optional imports)
-from .read import (COMMON_NA_TEXTS, LabelColumns, MissingReport, contingency_from_columns, file_columns,
-                   missing_mask, missing_report, read_labels)
+from .read import (  # noqa: F401  (_first_line, _optional: the CLI's one-line messages, optional imports)
+    COMMON_NA_TEXTS,
+    LabelColumns,
+    MissingReport,
+    _first_line,
+    _optional,
+    contingency_from_columns,
+    file_columns,
+    missing_mask,
+    missing_report,
+    read_labels,
+)
 from .scan import ContentTooLargeError
 from .sniff import FileKind, StreamCopies, is_stream, read_stream, sniff
 from .solutions import SolutionColumns, solution_columns

@@ -271,7 +271,7 @@ def check_plain_columns(schema, columns: Sequence[str], name: str) -> None:
     pa = _optional("pyarrow", "reading Parquet")
     for c in columns:
         t = schema.field(c).type
-        if pa.types.is_nested(t) or pa.types.is_dictionary(t) and pa.types.is_nested(t.value_type):
+        if pa.types.is_nested(t) or (pa.types.is_dictionary(t) and pa.types.is_nested(t.value_type)):
             raise ValueError(f"{name}: column {c!r} holds {t} values: labels must be plain text or numbers")
 
 
@@ -334,7 +334,7 @@ def _is_text(values: pd.Series) -> bool:
     dtype = values.dtype
     if isinstance(dtype, pd.CategoricalDtype):  # a compacted column (LabelColumns.compact)
         dtype = dtype.categories.dtype
-    return dtype == object or pd.api.types.is_string_dtype(dtype)
+    return dtype == np.dtype(object) or pd.api.types.is_string_dtype(dtype)
 
 
 def missing_mask(values, na_values: Sequence[str] = ()) -> np.ndarray:
@@ -473,7 +473,7 @@ class LabelColumns:
         """The first ``k`` data rows (1-based) where ``column`` is missing."""
         return _first_rows(self._masks[column], k)
 
-    def compact(self) -> "LabelColumns":
+    def compact(self) -> LabelColumns:
         """The same cells in less memory: each text column with repeated labels stored as codes
         into its sorted distinct texts (a pandas Categorical: 1-2 bytes a cell instead of a
         string). Every function of the reader gives the same results on it — what a server keeps
@@ -487,11 +487,11 @@ class LabelColumns:
             out[c] = col
         return replace(self, raw=pd.DataFrame(out, index=self.raw.index))
 
-    def with_na_values(self, na_values: Sequence[str]) -> "LabelColumns":
+    def with_na_values(self, na_values: Sequence[str]) -> LabelColumns:
         """The same cells under other ``na_values`` (no re-reading)."""
         return replace(self, na_values=tuple(na_values))
 
-    def select(self, columns: Sequence[str]) -> "LabelColumns":
+    def select(self, columns: Sequence[str]) -> LabelColumns:
         """Only ``columns`` (ValueError naming the file's columns if one is absent)."""
         _check_columns(self.columns, columns, self.name)
         return replace(self, raw=self.raw[list(columns)])

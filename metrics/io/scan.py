@@ -200,8 +200,9 @@ class TextScan:
         if long.size:
             i = int(long[0])
             what = {"\t": "tabs", ",": "commas", ";": "semicolons"}.get(chr(self._delim), "delimiters")
-            raise ValueError(f"{self.name}: line {int(lines[i]):,} has {int(delims[i]) + 1:,} fields where the first line "
-                             f"has {self.width:,} (a ragged file): every line needs the same number of {what}")
+            raise ValueError(f"{self.name}: line {int(lines[i]):,} has {int(delims[i]) + 1:,} fields where the "
+                             f"first line has {self.width:,} (a ragged file): every line needs the same number of "
+                             f"{what}")
 
     # ------------------------------------------------------------------ one block
     def _block(self, block: bytes, after: int) -> None:
@@ -422,7 +423,8 @@ class _Utf8FromUtf16(io.RawIOBase):
 def open_content(source, kind: FileKind):
     """``(stream, raw)``: a binary stream of the file's text, decompressed (gzip) and, for UTF-16,
     re-encoded as UTF-8, so that delimiters, quotes and line ends are single bytes; close both."""
-    raw = io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else open(source, "rb")
+    # The caller closes both (a context manager here would close the file before it is read).
+    raw = io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else open(source, "rb")  # noqa: SIM115
     stream = gzip.GzipFile(fileobj=raw) if kind.compression == "gzip" else raw
     if kind.encoding == "utf-16":
         stream = _Utf8FromUtf16(stream)
@@ -430,8 +432,8 @@ def open_content(source, kind: FileKind):
 
 
 def damaged_gzip(name: str) -> str:
-    return (f"{name} could not be read to the end (the gzip data stops early or is damaged): export or download "
-            "it again")
+    return (f"{name} could not be read to the end (the gzip data stops early or is damaged): export or download it "
+            "again")
 
 
 def scan_text(source, kind: FileKind, header: bool, *, limit: int | None = None, sink=None) -> TextLayout:
@@ -456,13 +458,10 @@ def content_size(source, kind: FileKind, stop_after: int | None = None) -> int:
     """Bytes of the file's text after decompression, counted by streaming it — no further than
     ``stop_after`` (plus one block): enough to know the size is above it. A file that is not
     compressed: its size."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        size = len(source)
-    else:
-        size = os.path.getsize(source)
+    size = len(source) if isinstance(source, (bytes, bytearray, memoryview)) else os.path.getsize(source)
     if kind.compression != "gzip":
         return size
-    raw = io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else open(source, "rb")
+    raw = io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else open(source, "rb")  # noqa: SIM115
     total = 0
     try:
         with gzip.GzipFile(fileobj=raw) as z:

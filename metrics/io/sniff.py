@@ -106,7 +106,7 @@ def _read_head(f) -> tuple[bytes, bool]:
     head = f.read(HEAD_BYTES + 1)
     size = HEAD_BYTES
     utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))
-    if head.startswith(b"PAR1") or b"\x00" in head and not utf16:  # Parquet, or binary: no lines to complete
+    if head.startswith(b"PAR1") or (b"\x00" in head and not utf16):  # Parquet, or binary: no lines to complete
         return head[:size], len(head) <= size
     while len(head) > size and size < MAX_HEAD_BYTES and not _first_line_complete(head[:size]):
         more = f.read(size)
@@ -252,7 +252,7 @@ def sniff(source, name: str | None = None) -> FileKind:
         raise ValueError(f"{name} is an HTML/XML document (a web page saved instead of the data file?): {_SAVE_AS}")
     if not text.strip():
         raise ValueError(f"{name} holds only blank space: use a file with one row per item")
-    notes = []
+    notes: list[str] = []
     if ext in _PARQUET_EXT:
         notes.append(f"{name} holds text, not Parquet: read as delimited text")
     hint = _TEXT_EXT.get(ext)
@@ -319,8 +319,8 @@ def read_stream(path, sink, *, limit: int | None = None, wait: float | None = No
             events = poller.poll(None if started else int(wait * 1000))
             if not events:
                 raise ValueError(f"{path}: nothing was written to it in {wait:g} s (a pipe or FIFO that no program "
-                                 "writes to?): start the program that writes it, or save the data to a file and give "
-                                 "that")
+                                 "writes to?): start the program that writes it, or save the data to a file and "
+                                 "give that")
             started = True
             try:
                 data = os.read(fd, 1 << 20)
@@ -354,7 +354,7 @@ class StreamCopies:
         self.shown_as: dict[str, str] = {}
         self._folder: str | None = None
 
-    def __enter__(self) -> "StreamCopies":
+    def __enter__(self) -> StreamCopies:
         self._folder = tempfile.mkdtemp(prefix="partition-lab-input-")
         return self
 

@@ -144,7 +144,7 @@ def solution_columns(gold: LabelColumns, gold_col: str, solutions: Iterable[tupl
         gold_ids, gold_no_id = _unique_ids(gold, id_col)
         keep = ~gold_no_id
         positions = []
-        for name, lc, _ in solutions:
+        for _name, lc, _ in solutions:
             if lc is gold:
                 positions.append(np.arange(n))
                 continue
@@ -180,8 +180,9 @@ def solution_columns(gold: LabelColumns, gold_col: str, solutions: Iterable[tupl
     for (name, lc, col), p in zip(solutions, own):
         _check_finite(lc.raw[col], p, f"solution {name!r}", lc.name)
     if rows.size == 0:
-        raise EmptyTableError("every row has a missing label or no partner and was left out" if n else "there are no rows")
+        raise EmptyTableError("every row has a missing label or no partner and was left out" if n
+                              else "there are no rows")
     gold_labels = gold.raw[gold_col].iloc[rows].reset_index(drop=True)
-    frame = pd.DataFrame({name: lc.raw[col].iloc[p].reset_index(drop=True) for (name, lc, col), p in zip(solutions, own)},
-                         columns=names)
+    frame = pd.DataFrame({name: lc.raw[col].iloc[p].reset_index(drop=True)
+                          for (name, lc, col), p in zip(solutions, own)}, columns=names)
     return SolutionColumns(gold_labels, frame, rows + 1, left_out=n - int(rows.size))

@@ -90,7 +90,7 @@ def contingency_from_table_file(source, *, header: bool = True, name: str | None
             df = pf.read().to_pandas()
         except (ImportError, ContentTooLargeError):
             raise
-        except Exception as exc:  # noqa: BLE001 - any Arrow failure: one line naming the file
+        except Exception as exc:  # any Arrow failure: one line naming the file
             raise ValueError(f"{name} could not be read as Parquet ({str(exc).strip().splitlines()[0]})") from None
         if isinstance(df.index, pd.RangeIndex) and df.shape[1] and not pd.api.types.is_numeric_dtype(df.iloc[:, 0]):
             df = df.set_index(df.columns[0])

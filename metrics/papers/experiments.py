@@ -59,8 +59,9 @@ from .generators.dissimilarity_enhancement import _adjusted
 
 __all__ = [
     "SCHEMES", "VARIANTS", "ambiguity_profile", "ambiguous_gold", "soft_clusterings", "with_noise",
-    "fuzzy_tables", "fuzzy_scores", "experiment1_size", "experiment1_runs", "experiment1", "summarize", "experiment2_size", "experiment2",
-    "experiment3", "experiment3_setup", "experiment3_row", "default_sizes", "softness", "closest_step", "ambiguity_sweep",
+    "fuzzy_tables", "fuzzy_scores", "experiment1_size", "experiment1_runs", "experiment1", "summarize",
+    "experiment2_size", "experiment2", "experiment3", "experiment3_setup", "experiment3_row", "default_sizes",
+    "softness", "closest_step", "ambiguity_sweep",
     "cluster_count_sweep", "best_k",
 ]
 
@@ -120,7 +121,7 @@ def ambiguity_profile(n_points: int, scheme: str = "halving", rate=None) -> np.n
     if scheme == "share":
         if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0.0 <= rate <= 1.0:
             raise ValueError(f"rate must be a share in [0, 1] for the share scheme, got {rate!r}")
-        k = int(round(float(rate) * n))
+        k = round(float(rate) * n)
         return np.concatenate([np.ones(n - k, dtype=np.int64), np.full(k, 2, dtype=np.int64)])
     raise ValueError(f"unknown ambiguity scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
 
@@ -206,7 +207,7 @@ def default_sizes(largest: int, count: int = 12) -> list[int]:
     (the paper's Figure 4 runs from 2 to about 1000)."""
     largest = _int(largest, "largest", 2)
     count = _int(count, "count", 2)
-    return sorted({int(round(x)) for x in np.geomspace(2, largest, count)})
+    return sorted({round(float(x)) for x in np.geomspace(2, largest, count)})
 
 
 def experiment1_size(size: int, repeats: int = 20, seed: int = 0, measure: str = "v_measure", *,

@@ -62,7 +62,8 @@ def _random_tables(rng: np.random.Generator, count: int, max_side: int = 5, max_
     shape = rng.integers(1, max_side + 1, size=(count, 2))
     inside = ((np.arange(max_side)[None, :, None] < shape[:, 0, None, None])
               & (np.arange(max_side)[None, None, :] < shape[:, 1, None, None]))
-    t = rng.integers(0, max_cell + 1, size=(count, max_side, max_side)) * (rng.random((count, max_side, max_side)) < 0.7)
+    size = (count, max_side, max_side)
+    t = rng.integers(0, max_cell + 1, size=size) * (rng.random(size) < 0.7)
     t = t * inside
     small = t.sum(axis=(1, 2)) < 2
     t[small, 0, 0] += 2                     # every table holds at least two items
@@ -122,8 +123,8 @@ def _refinements(rng, trials):
         width = sum(p.size for p in parts)
         table = np.zeros((blocks, width), dtype=np.int64)
         col = 0
-        for l, p in enumerate(parts):
-            table[l, col:col + p.size] = p
+        for block, p in enumerate(parts):
+            table[block, col:col + p.size] = p
             col += p.size
         if table.sum() >= 2:
             cases.append((table, [p[None, :] for p in parts]))

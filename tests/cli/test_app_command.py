@@ -27,8 +27,9 @@ def run(argv, capsys):
 
 def test_app_command_runs_streamlit_on_the_installed_app():
     cmd = launch.app_command(["--server.port", "8600"])
-    assert cmd[:4] == [sys.executable, "-m", "dashboard.server.serve", "run"]  # streamlit run, libraries preloaded
-    assert Path(cmd[4]) == launch.dashboard_app_path() and cmd[4].endswith(os.path.join("dashboard", "app.py"))
+    # streamlit run, libraries preloaded; -P: the working folder never shadows the installed packages
+    assert cmd[:5] == [sys.executable, "-P", "-m", "dashboard.server.serve", "run"]
+    assert Path(cmd[5]) == launch.dashboard_app_path() and cmd[5].endswith(os.path.join("dashboard", "app.py"))
     for option, value in launch.APP_DEFAULTS.items():
         assert cmd[cmd.index(option) + 1] == value
     assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
@@ -49,7 +50,7 @@ def test_app_replaces_itself_with_streamlit(monkeypatch, tmp_path):
     assert cli.main(["app", "--server.headless", "true"]) == 0
     path, argv = calls[0]
     assert path == sys.executable and argv[0] == sys.executable
-    assert argv[4] == str(fake_app) and argv[-2:] == ["--server.headless", "true"]
+    assert argv[5] == str(fake_app) and argv[-2:] == ["--server.headless", "true"]
     assert argv.count("--server.headless") == 1
 
 
@@ -61,7 +62,8 @@ def test_app_without_dashboard_is_a_clear_error(monkeypatch, tmp_path, capsys):
 
 def test_app_without_streamlit_says_so_in_one_line(monkeypatch, capsys):
     real = launch.importlib.util.find_spec
-    monkeypatch.setattr(launch.importlib.util, "find_spec", lambda name, *a: None if name == "streamlit" else real(name, *a))
+    monkeypatch.setattr(launch.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "streamlit" else real(name, *a))
     code, _, err = run(["app"], capsys)
     assert code == 1 and err.count("\n") == 1
     assert "the dashboard needs streamlit: pip install 'partition-lab[dashboard]'" in err

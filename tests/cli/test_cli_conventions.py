@@ -71,8 +71,8 @@ def test_dash_reads_a_pipe_once_as_gold_pred_or_table(labels):
     ok = piped(["score", "-", "--measures", "ari,vi,nmi_arithmetic", "--format", "json"], gzip.compress(text))
     assert ok.returncode == 0 and measures_of(ok.stdout) == want, ok.stderr
     # PRED from standard input, aligned with GOLD by id; its solution is named "stdin"
-    ok = piped(["score", d / "gold.csv", "-", "--id-col", "id", "--measures", "ari,vi,nmi_arithmetic", "--format", "json"],
-               (d / "pred.csv").read_bytes())
+    ok = piped(["score", d / "gold.csv", "-", "--id-col", "id", "--measures", "ari,vi,nmi_arithmetic",
+                "--format", "json"], (d / "pred.csv").read_bytes())
     assert ok.returncode == 0, ok.stderr
     assert list(json.loads(ok.stdout)["solutions"]) == ["stdin"] and measures_of(ok.stdout) == want
     # a contingency table
@@ -108,7 +108,8 @@ def test_dash_twice_an_empty_pipe_and_a_terminal_are_one_line_errors(labels):
     assert bad.returncode == 2 and "of standard input (-): add --dropna" in bad.stderr and "/tmp" not in bad.stderr
     primary, secondary = os.openpty()  # a terminal as standard input: refused, not waited on
     try:
-        bad = subprocess.run([EXE, "score", "-"], stdin=secondary, capture_output=True, text=True, timeout=60, check=False)
+        bad = subprocess.run([EXE, "score", "-"], stdin=secondary, capture_output=True, text=True, timeout=60,
+                             check=False)
     finally:
         os.close(primary)
         os.close(secondary)

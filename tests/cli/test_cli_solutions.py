@@ -335,10 +335,10 @@ def test_aligner_refuses_what_cannot_be_aligned():
         mio.solution_columns(lc, "gold", [("p1", lc, "p1"), ("p1", lc, "p2")])
     with pytest.raises(ValueError, match="is the gold column 'gold' itself"):
         mio.solution_columns(lc, "gold", [("g", lc, "gold")])
-    with pytest.raises(ValueError, match="t.csv has no column 'p3'"):
+    with pytest.raises(ValueError, match=r"t.csv has no column 'p3'"):
         mio.solution_columns(lc, "gold", [("p3", lc, "p3")])
     other = _labels("p\nx\ny\nz\n", "o.csv")
-    with pytest.raises(ValueError, match="o.csv has 3 rows but t.csv has 2"):
+    with pytest.raises(ValueError, match=r"o.csv has 3 rows but t.csv has 2"):
         mio.solution_columns(lc, "gold", [("o", other, "p")])
     with pytest.raises(mio.EmptyTableError):
         mio.solution_columns(_labels("gold,p\n,x\na,\n", "e.csv"), "gold",

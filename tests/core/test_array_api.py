@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import metrics
-from metrics.core.kernels import array_api
 from metrics.core.contingency import Contingency
+from metrics.core.kernels import array_api
 
 C = Contingency
 
@@ -124,13 +124,10 @@ def test_device_inputs_checked_like_host_inputs():
 
 def test_import_loads_no_array_library_and_works_without_them():
     code = (
-        "import sys\n"
-        "import metrics, numpy as np\n"
-        "loaded = {'torch', 'cupy', 'jax', 'array_api_strict', 'array_api_compat'} & set(sys.modules)\n"
-        "assert not loaded, loaded\n"
-        "for name in ('torch', 'cupy', 'array_api_strict'): sys.modules[name] = None\n"
-        "t = metrics.Contingency.from_labels(np.arange(10) % 3, np.arange(10) % 2)\n"
-        "assert t.n == 10\n"
+        "import sys\nimport metrics, numpy as np\nloaded = {'torch', 'cupy', 'jax', 'array_api_strict', "
+        "'array_api_compat'} & set(sys.modules)\nassert not loaded, loaded\nfor name in ('torch', 'cupy', "
+        "'array_api_strict'): sys.modules[name] = None\nt = metrics.Contingency.from_labels(np.arange(10) % 3, "
+        "np.arange(10) % 2)\nassert t.n == 10\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -162,14 +159,14 @@ def _gpu_arrays():
 
         if cupy.cuda.runtime.getDeviceCount() > 0:
             return cupy.asarray
-    except Exception:  # noqa: BLE001 — no CuPy, or no CUDA device
+    except Exception:  # no CuPy, or no CUDA device
         pass
     try:
         import torch
 
         if torch.cuda.is_available():
             return lambda x: torch.as_tensor(x, device="cuda")
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
     return None
 

@@ -54,7 +54,7 @@ def test_missing_labels(true):
 
 
 def test_missing_labels_in_pred():
-    with pytest.raises(ValueError, match="labels_pred.*missing"):
+    with pytest.raises(ValueError, match=r"labels_pred.*missing"):
         C.from_labels([0, 1, 2], [0, math.nan, 1])
 
 
@@ -90,7 +90,7 @@ def test_mappings_are_refused(mapping):
 def test_sets_are_refused(labels):
     with pytest.raises(ValueError, match=r"set.*no order.*one label per item"):
         C.from_labels(labels, [0, 1, 2])
-    with pytest.raises(ValueError, match="labels_pred is a (frozen)?set"):
+    with pytest.raises(ValueError, match=r"labels_pred is a (frozen)?set"):
         C.from_labels([0, 1, 2], labels)
 
 
@@ -288,7 +288,7 @@ def test_infinite_cells(table):
 
 @pytest.mark.parametrize("table", [[[1, 2, 3], [4, 5]], [[1], [2, 3]], ([1, 2], [3])])
 def test_ragged_table(table):
-    with pytest.raises(ValueError, match="ragged|rectangular"):
+    with pytest.raises(ValueError, match=r"ragged|rectangular"):
         C.from_table(table)
 
 

@@ -32,8 +32,8 @@ from scipy.optimize import linear_sum_assignment
 
 import metrics
 import metrics.core.contingency as contingency_module
-from metrics.core.kernels import counting
 from metrics.core.contingency import Contingency
+from metrics.core.kernels import counting
 
 numba_kernels = pytest.importorskip("metrics.core.kernels.compiled", reason="numba (the `fast` extra) is not installed")
 

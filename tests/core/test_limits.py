@@ -25,13 +25,11 @@ from scipy import stats
 
 import metrics
 from metrics import chance, properties, solutions
-from metrics.core import cells
-from metrics.measures import expected
-from metrics.papers import generators
-from metrics.core import limits
-from metrics.measures import matching
 from metrics.chance import models as rm
 from metrics.cli import main as cli_main
+from metrics.core import cells, limits
+from metrics.measures import expected, matching
+from metrics.papers import generators
 from tests.chance.test_samplers import _bell  # exact Bell numbers (the Bell triangle)
 
 
@@ -60,7 +58,7 @@ def test_perm_tables_beyond_the_sampler_s_limit_are_refused_before_scipy_is_call
 
     monkeypatch.setattr(stats, "random_table", never)
     n = limits.PERM_SAMPLED_ITEMS + 1
-    with pytest.raises(ValueError, match="at most 3,037,000,499 items.*chance.expected"):
+    with pytest.raises(ValueError, match=r"at most 3,037,000,499 items.*chance.expected"):
         rm.random_tables_perm([n - 1, 1], [n // 2, n - n // 2], 1, np.random.default_rng(0))
     t = metrics.Contingency.from_table([[5 * 10**11, 1], [1, 5 * 10**11]])
     with pytest.raises(ValueError, match="at most 3,037,000,499 items"):

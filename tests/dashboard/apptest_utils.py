@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
+
 from tests import ROOT
 
 APP = str(ROOT / "dashboard" / "app.py")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import copy
 import gc
-import pickle
 import json
+import pickle
 import re
 
 import numpy as np
@@ -21,18 +21,18 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
-from tests.dashboard.apptest_utils import open_app
 from streamlit.testing.v1 import AppTest
 
-from dashboard.ui.figures import charts
 from dashboard.generator import views as gv
 from dashboard.properties import views as pv
+from dashboard.ui.figures import charts
 from dashboard.ui.readout import (
     MIN_FONT,
     readable,
 )
 from dashboard.ui.tables import encode_table
 from metrics.core.formatting import format_number
+from tests.dashboard.apptest_utils import open_app
 
 LAB, COMPARE, HOME = "app_pages/table_lab.py", "app_pages/compare.py", "app_pages/home.py"
 GEN, PC, FUZZY = "app_pages/generator_lab.py", "app_pages/property_checker.py", "app_pages/fuzzy_lab.py"

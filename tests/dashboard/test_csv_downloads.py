@@ -16,10 +16,10 @@ import re
 
 import pandas as pd
 import pytest
-from tests.dashboard.apptest_utils import open_app
 from streamlit.testing.v1 import AppTest
 
 from metrics.core.formatting import frame_csv, spreadsheet_cell
+from tests.dashboard.apptest_utils import open_app
 
 FORMULAS = ["=cmd|' /C calc'!A0", "@SUM(A1)", "+SUM(1;2)", "\tx", "-x"]
 NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")

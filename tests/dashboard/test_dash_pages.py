@@ -14,11 +14,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
-from dashboard.ui.safe_text import shown as shown_text
 from dashboard.compare.view import prefers
+from dashboard.lesson.scenarios import SCENARIOS
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_label
-from dashboard.lesson.scenarios import SCENARIOS
+from dashboard.ui.safe_text import shown as shown_text
 from dashboard.ui.tables import decode_table
 from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
 
@@ -384,7 +384,8 @@ def test_compare_with_the_table_lab_table_and_an_upload():
     assert not at.exception
     assert decode_table(at.query_params["a_table"]).to_numpy().tolist() == lab_table
     assert any("Upload a file" in i.value for i in at.info)
-    at.file_uploader(key="b_upload_file").set_value(("b.csv", csv_bytes(g=list("aabbc"), k=[1, 1, 2, 2, 2]), "text/csv"))
+    at.file_uploader(key="b_upload_file").set_value(("b.csv", csv_bytes(g=list("aabbc"), k=[1, 1, 2, 2, 2]),
+                                                     "text/csv"))
     at.run()
     no_trouble(at)
     df = compare_values(at)

@@ -19,12 +19,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.dashboard.apptest_utils import ROOT, open_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dashboard.ui import state
 from dashboard.ui.safe_text import shown as shown_text
+from tests.dashboard.apptest_utils import ROOT, open_app
 
 PAGES = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
 TIMEOUT = 120
@@ -180,7 +180,8 @@ def test_every_bound_widget_s_range_is_its_param_s(declared):
         for p in decl.params + state.SETTINGS:
             if p.bound and isinstance(p.default, (int, float, tuple)) and not isinstance(p.default, bool):
                 assert (p.lo is not None and p.hi is not None) or p.allowed(), (page, p.name)
-    assert {"ch_seed", "fz_seed", "fz_rate", "fz_share", "beta", "rd_k", "sol_k", "classes", "p_lam", "g_C"} <= seen, seen
+    assert {"ch_seed", "fz_seed", "fz_rate", "fz_share", "beta", "rd_k", "sol_k", "classes", "p_lam",
+            "g_C"} <= seen, seen
 
 
 def test_param_checks_quote_no_value():

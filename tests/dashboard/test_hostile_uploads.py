@@ -109,7 +109,7 @@ def lab() -> AppTest:
     at.switch_page(LAB).run()
     at.slider(key="beta").set_value(BETA).run()
     base = at.session_state["lab_base"]
-    first_cluster = [c for c in base.columns if c != "class"][0]
+    first_cluster = next(c for c in base.columns if c != "class")
     key = at.session_state["lab_editor_key"]
     at.session_state[key] = {"edited_rows": {0: {first_cluster: 41.0}}, "added_rows": [], "deleted_rows": []}
     at.run()

@@ -19,11 +19,11 @@ import re
 
 import pandas as pd
 import pytest
-from tests.dashboard.apptest_utils import open_app
 from streamlit.testing.v1 import AppTest
 
 from dashboard.ui.safe_text import md
 from dashboard.ui.state import DECLARED
+from tests.dashboard.apptest_utils import open_app
 
 MARK = "ZQ"  # every payload carries it: text that holds it came from the user
 PAYLOAD = (f"{MARK}![x](http://evil.example/x.png) [a](http://evil.example/a) <img src=x> :red[x] $x$ :smile: "

@@ -58,8 +58,8 @@ def test_another_unit_rescores_only_the_sweep_s_measures_that_have_one(monkeypat
     assert all(metrics.MEASURES[k].uses_log_base or metrics.MEASURES[k].uses_beta for k in rescored), scored
     assert "vi" in rescored and not any(k.startswith("ami") for k in rescored)
     monkeypatch.undo()
-    want = cdata.summarize_sweep(chance.cluster_sweep(100, cvocab.KS, None, model="num", n_classes=5, samples=50, seed=4,
-                                                   log_base=2.0), 100, 5, "num", 2.0, 1.0)
+    sweep = chance.cluster_sweep(100, cvocab.KS, None, model="num", n_classes=5, samples=50, seed=4, log_base=2.0)
+    want = cdata.summarize_sweep(sweep, 100, 5, "num", 2.0, 1.0)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
 
 
@@ -107,8 +107,8 @@ def test_table_null_is_the_library_s_null_distribution_and_another_beta_draws_no
 
 
 def test_experiment1_adds_gold_standards_without_computing_the_earlier_ones(monkeypatch):
-    from metrics.papers import experiments
     from dashboard.fuzzy import views as fz
+    from metrics.papers import experiments
 
     fz._experiment1_runs.clear()
     fz.experiment1_size.clear()

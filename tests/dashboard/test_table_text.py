@@ -10,15 +10,14 @@ import json
 import pandas as pd
 import pyarrow as pa
 import pytest
-from tests.dashboard.apptest_utils import chart, decoded, no_trouble
 from streamlit.testing.v1 import AppTest
 
 import metrics
 from dashboard.compare import charts as compare_charts
-from dashboard.ui.figures import charts
+from dashboard.compare.view import preference_table
 from dashboard.generator import views as gv
 from dashboard.properties import views as pv
-from dashboard.compare.view import preference_table
+from dashboard.ui.figures import charts
 from dashboard.ui.readout import (
     MIN_FONT,
     as_text,
@@ -28,7 +27,22 @@ from dashboard.ui.readout import (
     wrap,
 )
 from metrics.core.formatting import format_number
-from tests.dashboard.test_charts_text import BOLD, HOSTILE, LINK, PERCENT, NUMBER, STATE_IDS, _strings, chart_number_problems, font_problems, noise, one_format, page, specs
+from tests.dashboard.apptest_utils import chart, decoded, no_trouble
+from tests.dashboard.test_charts_text import (
+    BOLD,
+    HOSTILE,
+    LINK,
+    NUMBER,
+    PERCENT,
+    STATE_IDS,
+    _strings,
+    chart_number_problems,
+    font_problems,
+    noise,
+    one_format,
+    page,
+    specs,
+)
 
 
 @pytest.mark.parametrize("state", STATE_IDS)
@@ -61,7 +75,7 @@ def shown_cells(element) -> tuple[pd.DataFrame, dict[str, pd.Series]]:
             continue
         s = values[col]
         numeric = (pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)) or (
-            s.dtype == object and len(s) and all(v is None or isinstance(v, (int, float)) and not isinstance(v, bool)
+            s.dtype == object and len(s) and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
                                                   for v in s))
         if not numeric:
             continue
@@ -151,7 +165,8 @@ def test_goodness_chart_labels_are_the_goodness_and_the_raw_value_stands_beside_
             assert cd[1] == format_number(values[m.key]) and cd[5] == format_number(g)
             seen += 1
     assert seen == len([k for k in metrics.MEASURES if k in values])
-    assert "goodness" in spec["layout"]["xaxis"]["title"]["text"] and "raw value" in spec["layout"]["xaxis"]["title"]["text"]
+    x_title = spec["layout"]["xaxis"]["title"]["text"]
+    assert "goodness" in x_title and "raw value" in x_title
     # Hover lines are wrapped so that the box fits a narrow chart.
     longest = max(len(line) for t in spec["data"] for cd in t["customdata"] for line in cd[4].split("<br>"))
     assert longest <= 60
@@ -254,7 +269,8 @@ def test_preference_labels_sit_above_a_and_below_b_and_against_the_majority_says
     assert plot_px / abs(lo - hi) >= 56
     # A split vote has no majority, and the chart says that instead.
     split = preference_table({"v_measure": 1.0, "vi": 1.0}, {"v_measure": 0.0, "vi": 0.0}, ["v_measure", "vi"])
-    texts = {n["text"] for n in compare_charts.preference_figure(split, "a", "b").to_plotly_json()["layout"]["annotations"]}
+    layout = compare_charts.preference_figure(split, "a", "b").to_plotly_json()["layout"]
+    texts = {n["text"] for n in layout["annotations"]}
     assert texts == {"no majority"}
 
 

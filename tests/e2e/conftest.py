@@ -1,8 +1,9 @@
 """Fixtures shared by the browser tests: one Streamlit server and one chromium profile per session.
 
 The server runs ``dashboard/app.py`` as ``partition-lab app`` runs it (its options, the libraries
-preloaded), on a free port with its output in a log file (an unread pipe can block it); the browser is Debian's ``/usr/bin/chromium`` driven by Playwright (never
-``playwright install``). Facts behind the flags: ``/work/shared/notes/streamlit-and-browser-testing.md``.
+preloaded), on a free port with its output in a log file (an unread pipe can block it); the browser
+is Debian's ``/usr/bin/chromium`` driven by Playwright (never ``playwright install``). Facts behind
+the flags: ``/work/shared/notes/streamlit-and-browser-testing.md``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tests.e2e.e2e_support import CHROMIUM, app_server, launch
 
 

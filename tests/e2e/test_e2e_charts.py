@@ -10,10 +10,10 @@ from __future__ import annotations
 import urllib.parse
 
 import pandas as pd
-from tests.e2e.e2e_support import DONE
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from dashboard.ui.tables import encode_table
+from tests.e2e.e2e_support import DONE
 
 BOLD, LINK, PERCENT = "<b>bold</b>", '<a href="x">x</a>', "50%{x}"
 HOSTILE = pd.DataFrame([[5, 1, 0], [2, 7, 1], [0, 1, 6]], index=[BOLD, LINK, "a & b"],
@@ -50,7 +50,8 @@ def _hover_point(page, test: str, x_value, y_value) -> dict:
             const gd = ({FIND})({test});
             gd.querySelectorAll('.hoverlayer > *').forEach(n => n.remove());
             const fl = gd._fullLayout, svg = gd.querySelector('.main-svg').getBoundingClientRect();
-            return {{x: svg.left + fl.xaxis._offset + fl.xaxis.l2p(xv), y: svg.top + fl.yaxis._offset + fl.yaxis.l2p(yv)}};
+            return {{x: svg.left + fl.xaxis._offset + fl.xaxis.l2p(xv),
+                     y: svg.top + fl.yaxis._offset + fl.yaxis.l2p(yv)}};
         }}""", [x_value, y_value])
         page.mouse.move(where["x"] + 3 + attempt, where["y"] + 1)
         page.mouse.move(where["x"], where["y"], steps=2)
@@ -154,8 +155,8 @@ def test_goodness_hover_stays_inside_its_chart(server, browser):
     rows = page.evaluate(f"() => ({FIND})({IS_GOODNESS})._fullLayout.yaxis._categories.length")
     for row, x in ((0, 0.1), (rows - 1, 0.1), (rows // 2, 0.05)):
         hover = _hover_point(page, IS_GOODNESS, x, row)
-        (l, t, r, b), (cl, ct, cr, cb) = hover["box"], hover["chart"]
-        assert cl - 1 <= l and r <= cr + 1 and ct - 1 <= t and b <= cb + 1, (row, hover)
+        (left, t, r, b), (cl, ct, cr, cb) = hover["box"], hover["chart"]
+        assert cl - 1 <= left and r <= cr + 1 and ct - 1 <= t and b <= cb + 1, (row, hover)
         assert "goodness" in hover["text"], hover
     page.close()
 

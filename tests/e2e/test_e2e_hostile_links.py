@@ -15,6 +15,7 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
+
 from tests.e2e.e2e_support import DONE, app_server
 
 BIG = 5 * 10**11
@@ -24,7 +25,8 @@ LINKS = [
     ("chance", {"ch_tab": "AMI normalisations", "ch_t": "lab", "ch_table": ISSUE_TABLE}),
     ("chance", {"ch_seed": "inf", "beta": "nan", "log": "bits"}),
     ("chance", {"ch_tab": "A table against chance", "ch_t": "lab", "ch_model": "all",
-                "ch_table": json.dumps({"classes": [f"c{i}" for i in range(20)], "clusters": [f"k{j}" for j in range(20)],
+                "ch_table": json.dumps({"classes": [f"c{i}" for i in range(20)],
+                                        "clusters": [f"k{j}" for j in range(20)],
                                         "cells": [[10**12] * 20] * 20})}),
     ("chance", {"ch_sm": "num", "ch_n": "10000", "ch_sd": "500"}),
     ("fuzzy_lab", {"fz_seed": "-inf", "fz_n": "1e308", "fz_e1_max": "inf"}),

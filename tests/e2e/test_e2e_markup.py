@@ -13,6 +13,7 @@ import json
 from urllib.parse import urlencode, urlparse
 
 import pytest
+
 from tests.e2e.e2e_support import DONE
 
 PAYLOADS = ["![x](http://evil.example/x.png)", "[a](http://evil.example/a)", "<img src=http://evil.example/i.png>",
@@ -78,7 +79,8 @@ def test_markup_in_a_links_table_shows_as_written(server, browser):
     assert_literal(drawn)
     # A valid table: its names reach the page (as text, not markup).
     table = {"classes": PAYLOADS[:2], "clusters": PAYLOADS[3:5], "cells": [[3, 0], [0, 4]]}
-    drawn = visit(browser, f"{server}/compare?{urlencode({'a': 'link', 'a_table': json.dumps(table), 'a_name': PAYLOADS[5]})}")
+    query = urlencode({"a": "link", "a_table": json.dumps(table), "a_name": PAYLOADS[5]})
+    drawn = visit(browser, f"{server}/compare?{query}")
     assert_literal(drawn)
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
-from tests.e2e.e2e_support import DONE
+
 from tests import ROOT
+from tests.e2e.e2e_support import DONE
 
 PAGES = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
 

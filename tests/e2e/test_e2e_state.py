@@ -18,14 +18,18 @@ import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from tests.e2e.e2e_support import DONE, launch
+
 from tests import ROOT
+from tests.e2e.e2e_support import DONE, launch
 
 # What a reader sees: every control's value (main area and sidebar), the open tabs, the figures'
 # data, and the texts of the main area. Labels name the controls.
 SNAPSHOT_JS = """() => {
   const out = {};
-  const label = el => { const l = el.querySelector('[data-testid="stWidgetLabel"]'); return l ? l.innerText.trim() : ''; };
+  const label = el => {
+    const l = el.querySelector('[data-testid="stWidgetLabel"]');
+    return l ? l.innerText.trim() : '';
+  };
   const roots = {main: document.querySelector('[data-testid="stMain"]'),
                  side: document.querySelector('[data-testid="stSidebar"]')};
   for (const [where, root] of Object.entries(roots)) {
@@ -36,7 +40,8 @@ SNAPSHOT_JS = """() => {
     root.querySelectorAll('[data-testid="stSelectbox"] input').forEach(i => {
       out[`${where} select ${i.getAttribute('aria-label')}`] = i.value; });
     root.querySelectorAll('[data-testid="stMultiSelect"]').forEach(el => {
-      out[`${where} multi ${label(el)}`] = [...el.querySelectorAll('[data-tag]')].map(t => t.getAttribute('aria-label')).join('|'); });
+      out[`${where} multi ${label(el)}`] = [...el.querySelectorAll('[data-tag]')]
+        .map(t => t.getAttribute('aria-label')).join('|'); });
     root.querySelectorAll('[role="radiogroup"]').forEach(g => {
       out[`${where} choice ${g.getAttribute('aria-label') || label(g.parentElement)}`] =
         [...g.querySelectorAll('[aria-checked="true"], input:checked')].map(b => b.innerText || b.value).join('|'); });

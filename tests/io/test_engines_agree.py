@@ -222,7 +222,8 @@ def test_a_stray_quote_deep_in_a_big_file_is_refused_by_both_engines(tmp_path):
         with pytest.raises(ValueError) as info:
             mio.contingency_from_files(path, engine=engine)
         messages.add(str(info.value))
-    assert messages == {f"{path}: the quote that opens a cell on line {half + 2:,} is never closed (everything after it "
+    assert messages == {f"{path}: the quote that opens a cell on line {half + 2:,} is never closed (everything "
+                        "after it "
                         "would be one cell, up to the end of the file): close it, or remove it"}
 
 

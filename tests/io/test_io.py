@@ -139,7 +139,7 @@ def test_length_mismatch_by_row(tmp_path, engine):
     g, p = tmp_path / "g.csv", tmp_path / "p.csv"
     g.write_text("gold\na\nb\nc\n")
     p.write_text("pred\nx\ny\n")
-    with pytest.raises(ValueError, match="has 3 rows but .* has 2"):
+    with pytest.raises(ValueError, match=r"has 3 rows but .* has 2"):
         mio.contingency_from_files(g, "gold", "pred", pred_paths=p, engine=engine)
 
 

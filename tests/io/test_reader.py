@@ -152,7 +152,7 @@ def test_a_latin1_byte_far_down_is_caught_by_both_engines(tmp_path, engine):
     # The sniff sees only the first 64 KiB, all ASCII; the bad byte comes later.
     path = tmp_path / "late.csv"
     path.write_bytes(b"gold,pred\n" + b"aaaa,bbbb\n" * 20_000 + "café,x\n".encode("latin-1"))
-    with pytest.raises(ValueError, match="not UTF-8 text throughout.*save it as UTF-8"):
+    with pytest.raises(ValueError, match=r"not UTF-8 text throughout.*save it as UTF-8"):
         mio.contingency_from_files(path, engine=engine)
 
 
@@ -388,13 +388,13 @@ def test_contingency_from_columns_drops_or_reports():
     t = mio.contingency_from_columns(gold, pred, dropna=True)
     assert frame_of(t).equals(frame_of(Contingency.from_labels(["a", "b", "NA"], ["1", "2", "2"])))
     assert mio.contingency_from_columns(gold, pred, dropna=True, na_values=["NA"]).n == 2
-    with pytest.raises(mio.EmptyTableError, match="^the table holds no items \\(every row has a missing label"):
+    with pytest.raises(mio.EmptyTableError, match=r"^the table holds no items \(every row has a missing label"):
         mio.contingency_from_columns([None, ""], ["1", "2"], dropna=True)
     with pytest.raises(ValueError, match="same items in the same order"):
         mio.contingency_from_columns(["a", "b"], ["x"])
     with pytest.raises(ValueError, match=r"a DataFrame: pass one column \(df\['name'\]\)"):
         mio.contingency_from_columns(pd.DataFrame({"g": ["a"]}), ["x"])
-    with pytest.raises(ValueError, match="plain text or numbers|must be hashable"):
+    with pytest.raises(ValueError, match=r"plain text or numbers|must be hashable"):
         mio.contingency_from_columns(pd.Series([[1, 2], [3]], dtype=object), ["a", "b"])
     report = mio.missing_report(gold, pred, ["NA"])
     assert (report.items, report.gold, report.pred, report.gold_rows, report.pred_rows) == (3, 2, 1, (2, 5), (3,))
@@ -500,7 +500,7 @@ def test_a_pipe_is_read_once_by_the_reader(tmp_path):
     writer = threading.Thread(target=write)
     writer.start()
     try:
-        with pytest.raises(ValueError, match="is not a regular file .* can be read only once"):
+        with pytest.raises(ValueError, match=r"is not a regular file .* can be read only once"):
             mio.contingency_from_files(fifo)
     finally:
         with open(fifo, "rb") as r:  # let the writer finish
@@ -509,10 +509,9 @@ def test_a_pipe_is_read_once_by_the_reader(tmp_path):
 
 
 def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(tmp_path, monkeypatch):
+    import importlib
     import os
     import time
-
-    import importlib
 
     streams = importlib.import_module("metrics.io.sniff")
 
@@ -549,6 +548,6 @@ def test_max_bytes_stops_a_gzip_bomb_before_it_is_expanded(tmp_path):
     assert len(buf.getvalue()) < 100_000
     with pytest.raises(mio.ContentTooLargeError, match="holds more than 1 MB of cells"):
         mio.read_labels(buf.getvalue(), name="p.parquet", max_bytes=2**20)
-    with pytest.raises(mio.ContentTooLargeError, match="t.csv.gz expands to more than"):
+    with pytest.raises(mio.ContentTooLargeError, match=r"t.csv.gz expands to more than"):
         mio.contingency_from_table_file(gzip.compress(b",x\n" + b"a,1\n" * 500_000), name="t.csv.gz",
                                         max_bytes=2**20)

@@ -3,7 +3,8 @@ against the dense assignment, and its cost limit."""
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import metrics
 from metrics.measures import matching
@@ -37,5 +38,5 @@ def test_epsilon_is_left_out_when_the_matching_is_too_large():
     t = metrics.Contingency.from_labels(rng.integers(0, k, 8 * k), rng.integers(0, k, 8 * k))
     values = metrics.evaluate(t)
     assert "classification_error" not in values and "epsilon_n" not in values and "vd_n" in values
-    with pytest.raises(ValueError, match="classification_error is not computed.*one-to-one matching"):
+    with pytest.raises(ValueError, match=r"classification_error is not computed.*one-to-one matching"):
         metrics.MEASURES["classification_error"](t)

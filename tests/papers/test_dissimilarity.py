@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 from metrics import Contingency
 from metrics.papers import experiments
-from metrics.papers import generators as g
 from metrics.papers.generators import ambiguous as g_ambiguous
 from metrics.papers.generators import dissimilarity_enhancement as g_dissimilarity
 

@@ -16,11 +16,9 @@ import numpy as np
 import pytest
 
 import metrics
-from metrics.core.formatting import format_number
 from metrics import properties
-from metrics.papers import experiments
-from metrics.papers import gallery
-from metrics.papers import generators
+from metrics.core.formatting import format_number
+from metrics.papers import experiments, gallery, generators
 from tests import ROOT
 
 ASSETS = ROOT / "assets" / "paper_values"
@@ -217,7 +215,7 @@ def test_a_changed_printed_value_flips_its_row(tmp_path):
 def test_bad_input_names_the_problem(tmp_path):
     with pytest.raises(KeyError, match="unknown paper"):
         gallery.gallery_rows(papers=["nobody2020"])
-    with pytest.raises(ValueError, match="reichart2009_table1.json"):
+    with pytest.raises(ValueError, match=r"reichart2009_table1.json"):
         gallery.gallery_rows(tmp_path, papers=["rr2009"])
     (tmp_path / "reichart2009_table1.json").write_text("{not json")
     with pytest.raises(ValueError, match="not valid JSON"):

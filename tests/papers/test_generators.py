@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import metrics
 from metrics.papers import generators as g
@@ -266,7 +267,7 @@ def test_uniform_effect_strength_interpolates_from_perfect():
     perfect = g.uniform_effect(WU_CLASS_SIZES, strength=0.0)
     assert ev(perfect, "v_measure") == 1.0
     cvs = [g.cv(g.uniform_effect(WU_CLASS_SIZES, strength=s).col_sums) for s in (0, 0.25, 0.5, 0.75, 1)]
-    assert all(a > b for a, b in zip(cvs, cvs[1:]))          # more strength, more uniform clusters
+    assert all(a > b for a, b in itertools.pairwise(cvs))          # more strength, more uniform clusters
     t = g.uniform_effect([100, 7, 13], n_clusters=4)
     assert t.n == 120 and sorted(t.col_sums.tolist()) == [30, 30, 30, 30]
     with pytest.raises(ValueError, match="strength"):
@@ -403,6 +404,7 @@ def test_random_gold_classes_are_uniform_ordered_draws_without_replacement(n_cla
     """Each point's classes: every ordered choice of `rate` distinct classes equally likely
     (uniform sampling without replacement, in random order), points independent of each other."""
     from collections import Counter
+
     from scipy import stats
 
     rates = np.full(24_000, rate, dtype=np.int64)
@@ -439,8 +441,8 @@ def test_experiment_3_plain_v_falls_and_dissimilarity_v_rises_to_one():
     for mode in ("fuzzy", "count"):
         plain = [ev(metrics.Contingency.from_memberships(gold, s, mode=mode), "v_measure") for s in steps]
         enhanced = [ev(g.dissimilarity_adjusted(gold, s, mode=mode), "v_measure") for s in steps]
-        assert all(a > b for a, b in zip(plain, plain[1:])), mode
-        assert all(a < b for a, b in zip(enhanced, enhanced[1:])), mode
+        assert all(a > b for a, b in itertools.pairwise(plain)), mode
+        assert all(a < b for a, b in itertools.pairwise(enhanced)), mode
         assert plain[-1] < 1
         assert math.isclose(enhanced[-1], 1.0)
 
@@ -514,7 +516,8 @@ def test_dom_each_along_a_sweep_and_with_odd_settings():
     for setting, b in zip(sweep, built):
         _same_as_dom(setting, b, False)
     odd = [{"n_classes": 3, "n_useful_clusters": 2}, {"n_classes": "3", "n_useful_clusters": 2},
-           {"n_classes": 2.0, "n_useful_clusters": 2, "eps1": 0.5}, {"n_classes": 1, "n_useful_clusters": 1, "eps1": 0.1},
+           {"n_classes": 2.0, "n_useful_clusters": 2, "eps1": 0.5},
+           {"n_classes": 1, "n_useful_clusters": 1, "eps1": 0.1},
            {"n_classes": 3, "n_useful_clusters": 2, "n": 60.5}, {**figure3, "eps1": True}]
     for setting, b in zip(odd, g.dom_each(odd, integer=True)):
         _same_as_dom(setting, b, True)

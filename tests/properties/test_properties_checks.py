@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import metrics
-from metrics.papers import generators as g
 from metrics import properties as P
+from metrics.papers import generators as g
 from metrics.properties import dom_grid
 from tests import ROOT
 
@@ -185,7 +185,8 @@ def test_epsilon_n_is_symmetric_also_when_k_differs(checks):
     # symmetric for every table — the random tables of the check include K ≠ K'.
     assert checks["epsilon_n"]["symmetry"]["holds"]
     t = metrics.Contingency.from_table([[5, 1, 0], [0, 2, 4]])
-    assert math.isclose(metrics.evaluate(t, ["epsilon_n"])["epsilon_n"], metrics.evaluate(t.T, ["epsilon_n"])["epsilon_n"])
+    assert math.isclose(metrics.evaluate(t, ["epsilon_n"])["epsilon_n"],
+                        metrics.evaluate(t.T, ["epsilon_n"])["epsilon_n"])
 
 
 def test_counterexamples_really_are_counterexamples(checks):

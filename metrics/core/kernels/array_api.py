@@ -53,13 +53,13 @@ def to_host(x) -> np.ndarray:
         return x.detach().cpu().numpy()
     try:
         return np.from_dlpack(x)  # CPU arrays: no copy
-    except Exception:  # noqa: BLE001 — a device numpy cannot read; try the library's own ways
+    except Exception:  # a device numpy cannot read; try the library's own ways
         pass
     if hasattr(x, "get"):  # CuPy
         return np.asarray(x.get())
     try:
         return np.from_dlpack(x, device="cpu", copy=True)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return np.asarray(x)
 
 

@@ -36,10 +36,10 @@ import numpy as np
 from ...core.contingency import Contingency
 from ..cells import table_from_cells
 from ..errors import MissingLabelsError
-from ..sources import Source, check_alignment, no_items_left
 from ..read import _first_line, _optional, _parquet_file, check_plain_columns, text_names
 from ..scan import TextLayout, scan_text
 from ..sniff import FileKind
+from ..sources import Source, check_alignment, no_items_left
 
 #: DuckDB's own default line size limit (bytes); a file with a longer record gets a higher one.
 _MAX_LINE = 2_000_000

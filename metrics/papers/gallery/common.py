@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 
-from .. import resources
 from ...core.contingency import Contingency
 from ...core.formatting import format_number
 from ...core.registry import MEASURES
+from .. import resources
 
 # The installed paper values (package data; see metrics.papers.resources). A Traversable: `/` and
 # read_text work on it as on a Path.

@@ -136,7 +136,8 @@ def dom_tables(n_classes, n_useful_clusters, n_noise_clusters=0, n_noise_classes
         raise ValueError(f"n must be positive, got {nn[bad][0]:g}{_first_bad(bad, size)}")
     nonmatching = c * k - np.maximum(c, k)
     for cond, name, why in (((e1 > 0) & (nonmatching == 0), "eps1",
-                             "needs a non-matching useful class/cluster pair (at least 2 useful classes and 2 useful clusters)"),
+                             "needs a non-matching useful class/cluster pair (at least 2 useful classes and 2 "
+                             "useful clusters)"),
                             ((e2 > 0) & (kn == 0), "eps2", "needs n_noise_clusters ≥ 1"),
                             ((e3 > 0) & (cn == 0), "eps3", "needs n_noise_classes ≥ 1")):
         if cond.any():
@@ -145,7 +146,8 @@ def dom_tables(n_classes, n_useful_clusters, n_noise_clusters=0, n_noise_classes
     rows = int((c + cn).max()) if shape is None else int(shape[0])
     cols = int((k + kn).max()) if shape is None else int(shape[1])
     if rows < int((c + cn).max()) or cols < int((k + kn).max()):
-        raise ValueError(f"shape {shape} is smaller than the largest table ({int((c + cn).max())}, {int((k + kn).max())})")
+        raise ValueError(f"shape {shape} is smaller than the largest table ({int((c + cn).max())}, "
+                         f"{int((k + kn).max())})")
     check_generated_cells(size * rows * cols, f"dom_tables ({size:,} settings of {rows:,} × {cols:,})")
     matched = _matching_mask(c, k, rows, cols)
     i = np.arange(rows)[None, :, None]

@@ -53,7 +53,8 @@ def no_knowledge(class_sizes, cluster_sizes=None) -> Contingency:
     a = _sizes(class_sizes, "class_sizes")
     b = a if cluster_sizes is None else _sizes(cluster_sizes, "cluster_sizes")
     if not math.isclose(float(a.sum()), float(b.sum()), rel_tol=1e-12):
-        raise ValueError(f"cluster_sizes must hold as many items as class_sizes: {float(b.sum()):g} ≠ {float(a.sum()):g}")
+        raise ValueError(f"cluster_sizes must hold as many items as class_sizes: {float(b.sum()):g} ≠ "
+                         f"{float(a.sum()):g}")
     check_generated_cells(a.size * b.size, f"no_knowledge ({a.size:,} × {b.size:,})")
     table = np.outer(a.astype(np.float64), b.astype(np.float64)) / float(a.sum())
     return Contingency.from_table(table, _class_labels(a.size), _cluster_labels(b.size))

@@ -96,7 +96,7 @@ def scale(t: Contingency, factor) -> Contingency:
 
 # ---------------------------------------------------------------------- random tables
 def _fraction_count(fraction: float, n: int) -> int:
-    return int(round(_fraction(fraction, "fraction") * n))
+    return round(float(_fraction(fraction, "fraction")) * n)
 
 
 def shuffle(t_or_labels, fraction: float, seed=None):
@@ -129,7 +129,8 @@ def shuffle(t_or_labels, fraction: float, seed=None):
         return Contingency.from_table(table, list(t.row_labels), list(t.col_labels))
     if isinstance(t_or_labels, (str, bytes)) or not isinstance(t_or_labels, (Iterable, np.ndarray)):
         raise ValueError("shuffle takes a 1-D sequence of labels or a metrics.Contingency")
-    labels = np.asarray(t_or_labels) if isinstance(t_or_labels, np.ndarray) else np.asarray(list(t_or_labels), dtype=object)
+    labels = (np.asarray(t_or_labels) if isinstance(t_or_labels, np.ndarray)
+              else np.asarray(list(t_or_labels), dtype=object))
     if labels.ndim != 1:
         raise ValueError(f"labels must be 1-D, got shape {labels.shape}")
     if labels.dtype == object and labels.size and all(isinstance(x, (int, np.integer)) for x in labels):

@@ -81,7 +81,7 @@ def uniform_effect(class_sizes, n_clusters: int | None = None, strength: float =
     class_end = class_start + a
     cl_end = np.cumsum(target)
     cl_start = cl_end - target
-    table = np.clip(np.minimum(class_end[:, None], cl_end[None, :]) - np.maximum(class_start[:, None], cl_start[None, :]),
-                    0.0, None)
+    table = np.clip(np.minimum(class_end[:, None], cl_end[None, :])
+                    - np.maximum(class_start[:, None], cl_start[None, :]), 0.0, None)
     table = np.where(np.abs(table - np.rint(table)) < 1e-9, np.rint(table), table)
     return Contingency.from_table(table, _class_labels(a.size), [f"P{j + 1}" for j in range(k)])

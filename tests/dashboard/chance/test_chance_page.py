@@ -24,19 +24,19 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
-from tests.dashboard.test_charts_text import font_problems  # the house check of chart text sizes
 
 import metrics
-from dashboard.ui.safe_text import shown as shown_text
 from dashboard.chance import charts as cc
 from dashboard.chance import views as cv
 from dashboard.chance import vocabulary as cvocab
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_label, format_number
+from dashboard.ui.safe_text import shown as shown_text
 from dashboard.ui.tables import encode_table
 from metrics import chance
 from metrics import io as mio
+from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
+from tests.dashboard.test_charts_text import font_problems  # the house check of chart text sizes
 
 PAGE = "app_pages/chance.py"
 TIMEOUT = 300
@@ -106,7 +106,8 @@ def test_the_default_sweep_is_scikit_learns_experiment_drawn_by_the_library(defa
     spec = chart(default_page, "ch_sweep_chart")
     assert_sweep_is_the_library(spec, cvocab.DEFAULT_SWEEP_KEYS, "num1", 100, 10, 200, 0)
     # What the chart is for: V, NMI and MI rise with k; ARI and AMI stay at 0 (within their bands).
-    means = {k: decoded(t["y"]) for k, t in zip(cvocab.DEFAULT_SWEEP_KEYS, traces(spec, "mean of the random labelings"))}
+    means = {k: decoded(t["y"])
+             for k, t in zip(cvocab.DEFAULT_SWEEP_KEYS, traces(spec, "mean of the random labelings"))}
     for key in ("v_measure", "nmi_arithmetic", "mutual_info", "rand"):
         assert means[key][-1] > 5 * means[key][0] or means[key][-1] > means[key][0] + 0.3, key
     for key in ("ari", "ami"):

@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 import metrics
 from dashboard.fuzzy import views as fz
-from metrics.papers import experiments
 from metrics.core.formatting import format_number
+from metrics.papers import experiments
 from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
 PAGE = "app_pages/fuzzy_lab.py"
@@ -68,7 +68,7 @@ def test_worked_example_shows_metrics_values():
     assert np.allclose(table1.loc[per_point.index, per_point.columns].to_numpy(), per_point.to_numpy())
     table2 = frame_with(at, "Σ")
     assert table2["Σ"].tolist() == tables["fuzzy"].col_sums.tolist()
-    finding = [i.value for i in at.info if "normalisation finding" in i.value][0]
+    finding = next(i.value for i in at.info if "normalisation finding" in i.value)
     assert f"**{format_number(metrics.MEASURES['fuzzy_v_joint'](tables['fuzzy']))}**" in finding
     assert f"**{format_number(metrics.MEASURES['v_measure'](tables['fuzzy']))}**" in finding
     assert any(link.proto.page == "gallery" for link in at.page_link)
@@ -130,7 +130,7 @@ def test_tables_at_the_sliders():
     no_trouble(at)
     heat = chart(at, "fz_heat_fuzzy")
     gold = experiments.ambiguous_gold(30, "halving", None, 30, seed=0)
-    rows, here = expected_playground()
+    _rows, here = expected_playground()
     t = experiments.fuzzy_tables(gold, experiments.soft_clusterings(gold, fz.SOFT_STEPS)[here])["fuzzy"]
     z = np.asarray(decoded(heat["data"][0]["z"])).reshape(-1)
     assert np.isclose(z.sum(), t.n)

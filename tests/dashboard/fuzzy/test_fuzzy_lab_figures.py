@@ -9,10 +9,10 @@ import json
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
-from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
 from dashboard.fuzzy import views as fz
 from metrics.papers import experiments
+from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
 PAGE = "app_pages/fuzzy_lab.py"
 SMALL = {"fz_e1_max": "16", "fz_e1_rep": "5", "fz_e2_max": "20", "fz_e3_n": "50", "fz_e3_steps": "3",

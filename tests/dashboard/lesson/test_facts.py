@@ -12,18 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import metrics
-from dashboard.papers import facts
 from dashboard.generator import views as gv
 from dashboard.lesson import steps as ls
-from dashboard.properties import views as pv
-from dashboard.papers.gallery import _escape
 from dashboard.lesson.scenarios import SCENARIOS
-from metrics.papers import gallery
-from metrics.papers import generators
+from dashboard.papers import facts
+from dashboard.papers.gallery import _escape
+from dashboard.properties import views as pv
 from metrics.core.formatting import format_number as num
+from metrics.papers import gallery, generators
 from tests.dashboard.apptest_utils import ROOT, no_trouble, open_app
-from tests.dashboard.lesson.test_lesson import FIG2, N, PRESETS, RR, SMALL_EXPERIMENTS, links, same, widget_value
-
+from tests.dashboard.lesson.test_lesson import FIG2, PRESETS, RR, SMALL_EXPERIMENTS, N, links, same, widget_value
 
 COMPARE = "app_pages/compare.py"
 

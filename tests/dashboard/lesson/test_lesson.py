@@ -23,21 +23,19 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
-from dashboard.ui.safe_text import shown as shown_text
 from dashboard.chance import vocabulary as cvocab
-from dashboard.papers import facts
-from dashboard.lesson import charts as lesson_charts
 from dashboard.fuzzy import views as fz
 from dashboard.generator import views as gv
+from dashboard.lesson import charts as lesson_charts
 from dashboard.lesson import steps as ls
+from dashboard.papers import facts
 from dashboard.properties import views as pv
 from dashboard.ui.presets import load_presets
+from dashboard.ui.safe_text import shown as shown_text
 from metrics import properties
-from metrics.papers import experiments
-from metrics.papers import generators
-from metrics.papers import resources
 from metrics.core.formatting import format_number as num
 from metrics.measures.matching import f_matches
+from metrics.papers import experiments, generators, resources
 from tests.dashboard.apptest_utils import ROOT, chart, decoded, no_trouble, open_app
 
 LESSON = "app_pages/lesson.py"
@@ -63,8 +61,8 @@ def steps() -> dict[int, AppTest]:
 
 def links(at: AppTest) -> list[tuple[str, str, dict, bool]]:
     """(label, url path, query params, disabled) of every page link on the page."""
-    return [(l.proto.label, l.proto.page, parse_qs(l.proto.query_string), l.proto.disabled)
-            for l in at.get("page_link")]
+    return [(link.proto.label, link.proto.page, parse_qs(link.proto.query_string), link.proto.disabled)
+            for link in at.get("page_link")]
 
 
 def lesson_chart(at: AppTest, n: int) -> dict:
@@ -135,8 +133,9 @@ def test_back_and_next_go_to_the_neighbouring_steps(steps, n):
                 assert not off and q["step"] == [str(target)] and lbl.endswith(f"step {target}")
             else:                                                      # the ends: disabled, going nowhere
                 assert off and "step" not in q
-    helps = [l.proto.help for l in steps[n].get("page_link") if l.proto.page == "lesson" and not l.proto.disabled
-             and l.proto.label.startswith(("Back", "Next"))]
+    helps = [link.proto.help for link in steps[n].get("page_link")
+             if link.proto.page == "lesson" and not link.proto.disabled
+             and link.proto.label.startswith(("Back", "Next"))]
     assert helps == [f"{t}. {ls.STEPS[t - 1].title}" for t in (n - 1, n + 1, n - 1, n + 1) if 1 <= t <= N]
     if n < N:                                                          # following Next shows the next step
         (_, q, _), _ = nexts
@@ -447,7 +446,7 @@ def test_ambiguity_sweep_rows_are_experiment3_rows(scheme, rates, target, noise)
             steps = [experiments.with_noise(c, noise, seed=5) for c in steps]
         soft = [experiments.experiment3_row(gold, c, i, len(steps)) for i, c in enumerate(steps)]
         best = min(abs(r["softness"] - target) for r in soft)
-        nearest = [r for r in soft if math.isclose(abs(r["softness"] - target), best, abs_tol=1e-12)][0]
+        nearest = next(r for r in soft if math.isclose(abs(r["softness"] - target), best, abs_tol=1e-12))
         assert {k: row[k] for k in nearest} == nearest
         assert row["ambiguous"] == sum(len(g) > 1 for g in gold)
 

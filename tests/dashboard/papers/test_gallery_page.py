@@ -80,7 +80,7 @@ def test_a_table_link_carries_its_table(frame):
     table = decode_table(parse_qs(links[0].proto.query_string)["table"][0])
     fig2 = json.loads((gallery.ASSET_DIR / "rosenberg2007_figure2.json").read_text())
     assert table.to_numpy().tolist() == fig2["reconstructions"]["C"]
-    compare = [link for link in at.page_link if link.proto.label == "Compare A and B"][0]
+    compare = next(link for link in at.page_link if link.proto.label == "Compare A and B")
     assert parse_qs(compare.proto.query_string)["a"] == ["rh_figure2_A"]
 
 

@@ -14,14 +14,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
-from dashboard.ui.safe_text import shown as shown_text
 from dashboard.properties import views as pv
 from dashboard.ui.figures.charts import fmt
 from dashboard.ui.presets import load_presets
+from dashboard.ui.safe_text import shown as shown_text
 from metrics import properties
 from metrics.papers import generators
-from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 from tests import ROOT
+from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
 PAGE = "app_pages/property_checker.py"
 TABLE_12 = json.loads((ROOT / "assets" / "paper_values" / "wu2009_table12.json")
@@ -272,7 +272,7 @@ def test_a_link_reproduces_the_page():
 def test_only_the_open_demo_runs():
     keys = {pv.SCALE_TAB: {"pc_scale_chart"}, pv.TRANSPOSE_TAB: {"pc_transpose_heatmap"},
             pv.SPLIT_TAB: {"pc_before_heatmap", "pc_after_heatmap", "pc_split_chart"}, pv.RANGE_TAB: {"pc_range_chart"}}
-    for tab, own in keys.items():
+    for tab in keys:
         at = open_page(p_tab=tab)
         no_trouble(at)
         for other, theirs in keys.items():

@@ -15,9 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 import metrics
 from dashboard.real_data import views as rd
-from metrics.papers import experiments
-from metrics.papers import generators
 from metrics.core.formatting import format_number
+from metrics.papers import experiments, generators
 from tests.dashboard.apptest_utils import APP, chart, decoded, no_trouble
 
 PAGE = "app_pages/real_data.py"
@@ -70,7 +69,7 @@ def test_default_page_shows_metrics_values():
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), want, check_dtype=False, rtol=0, atol=1e-12)
     # The measure chart draws the same numbers: one panel per measure, one line per algorithm.
     traces = chart(at, "rd_measures")["data"]
-    vi_kmeans = [t for t in traces if t["name"] == "K-means" and t["yaxis"] == "y2"][0]
+    vi_kmeans = next(t for t in traces if t["name"] == "K-means" and t["yaxis"] == "y2")
     assert decoded(vi_kmeans["y"]) == want.loc[want["algorithm"] == "K-means", "vi"].tolist()
     # CV_0 and the DCV at the true k (3 classes).
     at3 = want[(want["k"] == 3) & (want["algorithm"] == "K-means")].iloc[0]
@@ -84,13 +83,13 @@ def test_default_page_shows_metrics_values():
 def test_best_k_table_and_goodness_chart():
     at = open_page()
     want = expected("iris", ["kmeans", "ward"], range(2, 6), rd.DEFAULT_MEASURES)
-    best = [df.value for df in at.dataframe if "measure" in df.value.columns][0]
+    best = next(df.value for df in at.dataframe if "measure" in df.value.columns)
     for algo in ("kmeans", "ward"):
         name = rd.ALGORITHMS[algo]
         picks = experiments.best_k(want[want["algorithm"] == name], rd.DEFAULT_MEASURES)
         assert best[name].tolist() == [picks[k] for k in rd.DEFAULT_MEASURES]
     good = chart(at, "rd_goodness")["data"]
-    vi = [t for t in good if t["name"] == metrics.MEASURES["vi"].symbol and t["xaxis"] == "x"][0]
+    vi = next(t for t in good if t["name"] == metrics.MEASURES["vi"].symbol and t["xaxis"] == "x")
     assert decoded(vi["y"]) == pytest.approx(
         metrics.MEASURES["vi"].goodness(want.loc[want["algorithm"] == "K-means", "vi"].to_numpy()).tolist())
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from dashboard.server import serve
 from tests import ROOT
 
-
 # Run in a fresh interpreter: this process has imported everything long ago.
 PAGES_AFTER_PRELOAD = """
 import json, logging, sys

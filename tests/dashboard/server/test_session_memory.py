@@ -23,12 +23,12 @@ import time
 
 import pandas as pd
 import pytest
-from tests.dashboard.apptest_utils import open_app
 from streamlit.testing.v1 import AppTest
 
 from dashboard.server import serve
 from dashboard.ui.upload import KeptFile
 from metrics import io as mio
+from tests.dashboard.apptest_utils import open_app
 
 ROWS = 60_000
 LABELS = ("gold,pred\n" + "".join(f"c{i % 37},k{i % 53}\n" for i in range(ROWS))).encode()
@@ -42,7 +42,7 @@ def held(value, seen=None) -> list:
     if id(value) in seen:
         return []
     seen.add(id(value))
-    if isinstance(value, UploadedFile) or isinstance(value, (bytes, bytearray)) and len(value) > 10_000:
+    if isinstance(value, UploadedFile) or (isinstance(value, (bytes, bytearray)) and len(value) > 10_000):
         return [value]
     out = []
     if isinstance(value, dict):

@@ -17,18 +17,18 @@ import urllib.parse
 import numpy as np
 import pandas as pd
 import pytest
-from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 from sklearn import datasets
 from streamlit.testing.v1 import AppTest
-from tests.dashboard.test_charts_text import font_problems
-from tests.dashboard.real_data.test_real_data import direct_labels
 
 import metrics
-from dashboard.ui.safe_text import shown as shown_text
 from dashboard.solutions import views as sv
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_label, escape_markdown
+from dashboard.ui.safe_text import shown as shown_text
 from metrics.core.formatting import format_number
+from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
+from tests.dashboard.real_data.test_real_data import direct_labels
+from tests.dashboard.test_charts_text import font_problems
 
 PAGE, COMPARE, REAL = "app_pages/solutions.py", "app_pages/compare.py", "app_pages/real_data.py"
 PRESETS = load_presets()

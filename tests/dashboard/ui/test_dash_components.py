@@ -9,12 +9,19 @@ import pandas as pd
 import pytest
 
 import metrics
-from metrics.papers import generators
-from metrics import io as mio
 from dashboard.compare import morph
-from dashboard.compare.view import NA, A, B, TIE, preference_table, prefers, verdict
-from dashboard.ui.tables import (decode_table, display_frame, editor_frame, encode_table, fingerprint,
-                                         frame_from_editor, table_csv)
+from dashboard.compare.view import NA, TIE, A, B, preference_table, prefers, verdict
+from dashboard.ui.tables import (
+    decode_table,
+    display_frame,
+    editor_frame,
+    encode_table,
+    fingerprint,
+    frame_from_editor,
+    table_csv,
+)
+from metrics import io as mio
+from metrics.papers import generators
 
 
 # ---------------------------------------------------------------- editor frames
@@ -85,7 +92,8 @@ def test_huge_tables_show_their_largest_classes_and_clusters():
     largest = sorted(range(t.shape[0]), key=lambda i: -t.row_sums[i])[:40]
     assert sorted(frame.index) == sorted(str(t.row_labels[i]) for i in largest)
     dense = t.to_frame()
-    assert np.array_equal(frame.to_numpy(), dense.loc[[int(i) for i in frame.index], [int(j) for j in frame.columns]].to_numpy())
+    shown = dense.loc[[int(i) for i in frame.index], [int(j) for j in frame.columns]]
+    assert np.array_equal(frame.to_numpy(), shown.to_numpy())
     share = frame.to_numpy().sum() / t.n
     assert f"{share:.0%} of the items" in summary and "300 × 2,000" in summary
     small, summary = display_frame(metrics.Contingency.from_table(_frame()))
@@ -218,7 +226,7 @@ def test_missing_labels_drop_or_error():
 
 def test_unhashable_labels_are_a_clear_error():
     gold = pd.Series([[1, 2], [3]], dtype=object)
-    with pytest.raises(ValueError, match="plain text or numbers|1-D"):
+    with pytest.raises(ValueError, match=r"plain text or numbers|1-D"):
         mio.contingency_from_columns(gold, pd.Series(["a", "b"]))
 
 

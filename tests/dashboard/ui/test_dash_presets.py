@@ -109,10 +109,10 @@ def test_malformed_preset_files_are_named(tmp_path):
     good = json.loads((PRESET_DIR / "rh_figure3.json").read_text())
     bad = dict(good, key="broken", table=[[1, 2], [3]])
     (tmp_path / "broken.json").write_text(json.dumps(bad))
-    with pytest.raises(ValueError, match="broken.json"):
+    with pytest.raises(ValueError, match=r"broken.json"):
         load_presets.__wrapped__(tmp_path)
     (tmp_path / "broken.json").write_text("{not json")
-    with pytest.raises(ValueError, match="broken.json"):
+    with pytest.raises(ValueError, match=r"broken.json"):
         load_presets.__wrapped__(tmp_path)
     with pytest.raises(ValueError, match="no presets"):
         load_presets.__wrapped__(tmp_path / "empty")

@@ -25,9 +25,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard.lesson.scenarios import SCENARIOS
 from dashboard.ui import state
 from dashboard.ui.presets import load_presets
-from dashboard.lesson.scenarios import SCENARIOS
 from dashboard.ui.tables import decode_table
 from tests.dashboard.apptest_utils import APP, no_trouble, shown_measures
 

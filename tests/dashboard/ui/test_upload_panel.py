@@ -15,11 +15,10 @@ from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard.ui.safe_text import shown
 from metrics import io as mio
 from metrics.core.formatting import format_number
 from tests.dashboard.apptest_utils import no_trouble, open_app, shown_measures
-
-from dashboard.ui.safe_text import shown
 
 LAB = "app_pages/table_lab.py"
 PYTHON_NAMES = re.compile(r"\b\w+=(True|False|\[|\(|'|\")|\b(dropna|na_values|id_col|pred_paths|header)\b")

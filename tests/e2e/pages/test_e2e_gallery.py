@@ -10,9 +10,9 @@ the page that explores it, and save screenshots under the test's tmp dir.
 from __future__ import annotations
 
 import pytest
-from tests.e2e.e2e_support import DONE
 
 from metrics.papers import gallery
+from tests.e2e.e2e_support import DONE
 
 ROWS = '[data-testid="stTable"] tbody tr'
 # The item column (the second cell) of every gallery table row, as rendered.

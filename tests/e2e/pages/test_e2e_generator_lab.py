@@ -13,6 +13,7 @@ import json
 import time
 
 import pytest
+
 from tests.e2e.e2e_support import DONE
 
 # The figures' state as Plotly holds it in the page: the heatmap's clusters, and the sweep on the

@@ -10,9 +10,8 @@ error element and no page error along the way; a screenshot per step under the t
 
 from __future__ import annotations
 
-from tests.e2e.e2e_support import DONE
-
 from dashboard.lesson import steps as ls
+from tests.e2e.e2e_support import DONE
 
 # A step's chart (the element keyed lesson_chart_<step key>) as the browser holds it: its traces'
 # types, how many trace groups Plotly drew, and every font size of the laid-out figure

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from tests.e2e.e2e_support import DONE
 
 import metrics
 from dashboard.solutions import views as sv
 from metrics.core.formatting import format_number
+from tests.e2e.e2e_support import DONE
 
 # The verdict heatmap as drawn: its solutions (y), measures (x) and cell texts (the ranks).
 HEATMAP_JS = """() => {
