@@ -24,11 +24,17 @@ def dashboard_app_path() -> Path:
 
 
 def app_command(extra: list[str]) -> list[str]:
-    """``python -m dashboard.server.serve run dashboard/app.py`` (``streamlit run`` with the pages'
+    """``python -P -m dashboard.server.serve run dashboard/app.py`` (``streamlit run`` with the pages'
     libraries imported at server start: see :mod:`dashboard.server.serve`) with the settings of
     :data:`~dashboard.server.settings.APP_DEFAULTS` the user may override, in either spelling
-    (``--server.port 8600`` or ``--server.port=8600``)."""
-    cmd = [sys.executable, "-m", "dashboard.server.serve", "run", str(dashboard_app_path())]
+    (``--server.port 8600`` or ``--server.port=8600``).
+
+    ``-P``: ``python -m`` would put the working folder first on ``sys.path``, and the folder a user
+    starts the app in is their own project's — which has a ``metrics.py`` or a ``dashboard/`` more
+    often than not: the server would import those instead of the installed packages (every page an
+    ``ImportError`` while the health check says ok). Streamlit adds only the app's own folder (the
+    installed ``dashboard/``), which holds no module of those names."""
+    cmd = [sys.executable, "-P", "-m", "dashboard.server.serve", "run", str(dashboard_app_path())]
     given = {a.split("=", 1)[0] for a in extra if a.startswith("--")}
     for option, value in APP_DEFAULTS.items():
         if option not in given:

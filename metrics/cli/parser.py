@@ -121,8 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="registry keys to compute (default: all that apply)")
     score.add_argument("--log-base", type=_log_base, default=math.e, metavar="B",
                        help="logarithm base of the unnormalized information measures: e (default), 2, 10, …")
-    score.add_argument("--beta", type=_positive_float, default=1.0, help="β of V_β (default 1; β > 1 favours completeness)")
-    score.add_argument("--format", choices=("table", "json", "csv"), default="table", help="output format (default: table)")
+    score.add_argument("--beta", type=_positive_float, default=1.0,
+                       help="β of V_β (default 1; β > 1 favours completeness)")
+    score.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                       help="output format (default: table): one row per solution, one column per measure")
     score.add_argument("--engine", choices=("auto", "pandas", "duckdb"), default="auto",
                        help="how files are counted (default auto: DuckDB above the size threshold when installed)")
     score.add_argument("--dask", metavar="SCHEDULER_ADDRESS",

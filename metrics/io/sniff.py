@@ -233,8 +233,8 @@ def sniff(source, name: str | None = None) -> FileKind:
         if gz:
             raise ValueError(f"{name} is a gzip-compressed Parquet file: Parquet compresses internally; "
                              "decompress it (gunzip) and use the .parquet file")
-        notes = () if ext in _PARQUET_EXT else (f"{name} holds Parquet data, not text: read as Parquet",)
-        return FileKind(name, "parquet", whole=whole, notes=notes)
+        said = () if ext in _PARQUET_EXT else (f"{name} holds Parquet data, not text: read as Parquet",)
+        return FileKind(name, "parquet", whole=whole, notes=said)
     for magic, message in _SIGNATURES:
         if head.startswith(magic):
             raise ValueError(f"{name} {message}")

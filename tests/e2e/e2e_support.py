@@ -43,17 +43,24 @@ def free_port() -> int:
 
 
 @contextmanager
-def app_server(log_path: Path, options: list[str] = ()) -> Iterator[tuple[subprocess.Popen, str]]:
+def app_server(log_path: Path, options: list[str] = (), *, command: list[str] | None = None,
+               cwd: Path = ROOT) -> Iterator[tuple[subprocess.Popen, str]]:
     """A Streamlit server started as ``partition-lab app`` starts it (``dashboard.server.launch.app_command``:
     the options of ``.streamlit/config.toml``, the libraries preloaded) on a free loopback port,
     its output in ``log_path`` (an unread pipe can block it); yields (process, base url) once
-    ``/_stcore/health`` answers ok, and stops the server on exit."""
+    ``/_stcore/health`` answers ok, and stops the server on exit. ``command``: another way to
+    start it, given the server options (e.g. the ``partition-lab app`` console script itself),
+    run in ``cwd``."""
     from dashboard.server.launch import app_command
 
     port = free_port()
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(app_command(["--server.port", str(port), *options]), cwd=ROOT, stdout=log,
-                                stderr=subprocess.STDOUT)
+        if command is None:
+            proc = subprocess.Popen(app_command(["--server.port", str(port), *options]), cwd=cwd, stdout=log,
+                                    stderr=subprocess.STDOUT)
+        else:
+            proc = subprocess.Popen([*command, "--server.port", str(port), *options], cwd=cwd, stdout=log,
+                                    stderr=subprocess.STDOUT)
     url = f"http://{HOST}:{port}"
     try:
         deadline = time.monotonic() + 120  # the start warms the heavy pages (dashboard/server/warm.py)
