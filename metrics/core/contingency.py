@@ -37,7 +37,7 @@ from .cells import (
     table_cells,
 )
 from .kernels import array_api, counting
-from .labels import as_1d_labels, compact_limit, factorize_labels, own_labels
+from .labels import as_1d_labels, compact_limit, count_with_noise, factorize_labels, own_labels
 from .lazy import lazy_function, lazy_module
 from .memberships import Memberships, plain_cells, plain_memberships, weighted_cells
 from .stats import TableStats, comb2_from_histogram, exact_sum_comb2, histogram_pays
@@ -80,6 +80,12 @@ class Contingency(TableStats):
     """
 
     grid: np.ndarray | None = None
+    # How from_labels read the clustering's noise items (labels.count_with_noise); no noise label: None.
+    noise: object = None
+    noise_as: str = "cluster"
+    noise_count: int | None = None
+    noise_share: float | None = None
+    coverage: float = 1.0
 
     def __init__(self, rows, cols, values, row_labels, col_labels):
         # Internal: callers use the from_* constructors, which validate.
@@ -177,7 +183,7 @@ class Contingency(TableStats):
         return t
 
     @classmethod
-    def from_labels(cls, labels_true, labels_pred) -> Contingency:
+    def from_labels(cls, labels_true, labels_pred, noise=None, noise_as: str = "cluster") -> Contingency:
         """Table of two hard labelings of the same items (any hashable labels).
 
         ``labels_true`` gives each item's gold class, ``labels_pred`` its cluster: lists,
@@ -195,7 +201,15 @@ class Contingency(TableStats):
         input that is not 1-D (a 2-D array, an (n, 1) column, nested lists), a DataFrame
         (pass one column), a mapping or a set, a string, and on missing (NaN/None) or
         infinite labels.
+
+        ``noise``: the label of ``labels_pred``'s noise items (DBSCAN's −1), read as ``noise_as``:
+        "cluster" (one cluster: the table of the labels as they are, every peer's reading),
+        "singletons" (each its own cluster) or "exclude" (left out). The table reports
+        ``noise_count``, ``noise_share`` (of all items) and ``coverage`` (share of items counted).
+        ``noise=None`` (the default) declares no noise label: today's table, ``noise_count`` None.
         """
+        if noise is not None or noise_as != "cluster":
+            return count_with_noise(labels_true, labels_pred, noise, noise_as, cls.from_labels, cls._from_codes)
         t = as_1d_labels(labels_true, "labels_true")
         p = as_1d_labels(labels_pred, "labels_pred")
         if isinstance(t, array_api.DeviceLabels) or isinstance(p, array_api.DeviceLabels):

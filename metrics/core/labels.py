@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
     pd = lazy_module("pandas")
 
-__all__ = ["as_1d_labels", "factorize_labels", "sorted_codes", "compact_limit", "own_labels"]
+__all__ = ["as_1d_labels", "factorize_labels", "sorted_codes", "compact_limit", "own_labels", "NOISE_READINGS",
+           "check_noise", "noise_mask", "count_with_noise"]
 
 
 def as_1d_labels(labels, name: str):
@@ -173,3 +174,74 @@ def compact_limit(n_items: int) -> int:
 def own_labels(dtype, k: int) -> np.ndarray:
     """The labels of codes 0..k-1 that are their own labels (booleans stay booleans)."""
     return np.array([False, True][:k], dtype=object) if dtype.kind == "b" else np.arange(k)
+
+
+# ---------------------------------------------------------------------- noise items
+#: How a table reads the noise items of a clustering (DBSCAN's and HDBSCAN's −1): as one cluster
+#: (every peer's silent reading, and the table of the labels as they are), each item a cluster of
+#: its own, or left out of the table (then the table's ``coverage`` is the share of items kept).
+NOISE_READINGS = ("cluster", "singletons", "exclude")
+
+
+def check_noise(noise, noise_as) -> None:
+    """``ValueError`` unless ``noise`` is None or one label (a number or a text) and ``noise_as``
+    is one of :data:`NOISE_READINGS` (a reading other than "cluster" needs a noise label)."""
+    if noise_as not in NOISE_READINGS:
+        raise ValueError(f"noise_as must be one of {', '.join(NOISE_READINGS)}, got {noise_as!r}")
+    if noise is None:
+        if noise_as != "cluster":
+            raise ValueError(f"noise_as={noise_as!r} needs noise=, the label of the noise items (e.g. noise=-1)")
+        return
+    if isinstance(noise, (bool, np.bool_)) or not isinstance(noise, (str, int, float, np.integer, np.floating)):
+        raise ValueError(f"noise must be one label, a number or a text (e.g. -1), got {type(noise).__name__}")
+    if isinstance(noise, (float, np.floating)) and not np.isfinite(noise):
+        raise ValueError(f"noise must be a label items can carry; {noise!r} is refused as a label")
+
+
+def noise_mask(labels: np.ndarray, noise) -> np.ndarray:
+    """Which items of one labeling (a 1-D numpy array) carry the label ``noise``."""
+    mask = labels == noise
+    return np.asarray(mask, dtype=bool) if np.ndim(mask) == 1 else np.zeros(labels.shape, dtype=bool)
+
+
+def count_with_noise(labels_true, labels_pred, noise, noise_as, from_labels, from_codes):
+    """The table of two labelings with ``labels_pred``'s noise items read as ``noise_as``: a
+    preprocessing of the labels before they are counted (by ``from_labels(t, p)`` or, for
+    singletons, ``from_codes(tc, tu, pc, pu)``: Contingency's own constructors). The table gets
+    ``noise``, ``noise_as``, ``noise_count`` (items labelled ``noise``), ``noise_share`` (their
+    share of all items) and ``coverage`` (the share of items in the table).
+
+    "cluster" counts the labels as they are; "exclude" counts the other items only; "singletons"
+    gives each noise item a cluster of its own, labelled ``(noise, position of the item)``, after
+    the other clusters."""
+    check_noise(noise, noise_as)
+    t, p = as_1d_labels(labels_true, "labels_true"), as_1d_labels(labels_pred, "labels_pred")
+    if not isinstance(t, np.ndarray):   # labels on a device: the noise is found on the host
+        t = array_api.to_host(t.array)
+    if not isinstance(p, np.ndarray):
+        p = array_api.to_host(p.array)
+    if t.size != p.size:
+        raise ValueError(f"labels_true and labels_pred must have the same length, got {t.size} and {p.size}")
+    mask = noise_mask(p, noise)
+    count = int(np.count_nonzero(mask))
+    if noise_as == "cluster" or count == 0:
+        table = from_labels(t, p)
+    elif noise_as == "exclude":
+        if count == p.size:
+            raise ValueError(f"every item of labels_pred is noise (label {noise!r}): leaving them out leaves "
+                             "nothing to count; read them as one cluster or as singletons instead")
+        table = from_labels(t[~mask], p[~mask])
+    else:
+        tc, tu = factorize_labels(t, "labels_true")
+        pc, pu = factorize_labels(p, "labels_pred")
+        where = np.flatnonzero(mask)
+        pc = np.array(pc, dtype=np.int64)
+        pc[where] = len(pu) + np.arange(count)
+        labels = np.empty(len(pu) + count, dtype=object)
+        labels[: len(pu)] = pu
+        labels[len(pu):] = [(noise, int(i)) for i in where]
+        table = from_codes(tc, tu, pc, labels)
+    table.noise, table.noise_as, table.noise_count = noise, noise_as, count
+    table.noise_share = count / p.size if p.size else 0.0
+    table.coverage = (p.size - count) / p.size if noise_as == "exclude" and p.size else 1.0
+    return table
