@@ -41,16 +41,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .core.contingency import Contingency
-from .core.labels import sorted_codes
+from .core.labels import check_noise, sorted_codes
 from .core.lazy import lazy_module
-from .core.limits import (
-    COSTS,
-    DEFAULT_BUDGET,
-    Deadline,
-    Progress,
-    check_budget,
-    checked_budget,
-)
+from .core.limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget
 from .core.registry import MEASURES, check_beta, check_log_base
 from .measures.costs import evaluate_seconds
 
@@ -287,8 +280,8 @@ def _guard(what: str, count: int, n: int, tables: list[Contingency], keys: list[
 
 
 # ---------------------------------------------------------------------- scoring
-def compare_solutions(gold, solutions, measures=None, log_base: float = math.e,
-                      beta: float = 1.0, *, progress: Progress | None = None,
+def compare_solutions(gold, solutions, measures=None, log_base: float = math.e, beta: float = 1.0, *,
+                      noise=None, noise_as: str = "cluster", progress: Progress | None = None,
                       budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """Every measure of every solution against ``gold``: one row per solution, one column per measure.
 
@@ -299,6 +292,9 @@ def compare_solutions(gold, solutions, measures=None, log_base: float = math.e,
         labels the same items as ``gold``, in the same order.
     measures : measure keys (a key, a list of keys), or None for every registered measure.
     log_base, beta : as in :func:`metrics.evaluate`.
+    noise, noise_as : the solutions' noise label (DBSCAN's −1) and its reading, as in
+        ``Contingency.from_labels``; ``frame.attrs["noise"][solution]`` then holds each solution's
+        ``{"count", "share", "coverage"}``.
 
     Returns
     -------
@@ -330,16 +326,20 @@ def compare_solutions(gold, solutions, measures=None, log_base: float = math.e,
     check_log_base(log_base)
     check_beta(beta)
     checked_budget(budget)
+    check_noise(noise, noise_as)
     names, labelings = _collection(solutions)
     gold_codes = _codes(gold, "gold")
     labelings = _check_lengths(names, labelings, "gold", gold_codes.size)
     chosen = [MEASURES[k] for k in keys]
+    noise_of: dict = {}
     values = np.full((len(names), len(keys)), np.nan)
     why_not: dict[str, dict] = {}
     deadline = None
     for i, (name, labels) in enumerate(zip(names, labelings)):
         try:  # from_labels checks the solution's labels (missing, infinite, nested, ...)
-            table = Contingency.from_labels(gold_codes, labels)
+            table = Contingency.from_labels(gold_codes, labels, noise=noise, noise_as=noise_as)
+            if noise is not None:
+                noise_of[name] = {"count": table.noise_count, "share": table.noise_share, "coverage": table.coverage}
         except ValueError as exc:
             raise ValueError(f"solution {name!r}: {exc}") from None
         if deadline is None:  # the first table is counted: estimate the whole comparison
@@ -360,6 +360,8 @@ def compare_solutions(gold, solutions, measures=None, log_base: float = math.e,
     frame = pd.DataFrame(values, index=pd.Index(names, name="solution", tupleize_cols=False),
                          columns=pd.Index(keys, name="measure"))
     frame.attrs["why_not"] = why_not
+    if noise is not None:
+        frame.attrs["noise"] = noise_of
     return frame
 
 
@@ -507,16 +509,19 @@ def changes_of_mind(frame: pd.DataFrame, measures=None) -> pd.DataFrame:
     ranks = _oriented_ranks(keys, values)
     i_all, j_all = np.triu_indices(len(frame.index), k=1)
     signs = _pair_signs(ranks, i_all, j_all)  # (measures, solution pairs)
-    a_idx, b_idx, firsts, seconds = [], [], [], []
+    a_parts: list[np.ndarray] = []
+    b_parts: list[np.ndarray] = []
+    firsts: list[np.ndarray] = []
+    seconds: list[np.ndarray] = []
     for a, b in pairs:
         found = np.flatnonzero(signs[a] * signs[b] < 0)
         a_prefers_i = signs[a, found] > 0  # name measure a's favourite first
         firsts.append(np.where(a_prefers_i, i_all[found], j_all[found]))
         seconds.append(np.where(a_prefers_i, j_all[found], i_all[found]))
-        a_idx.append(np.full(found.size, a))
-        b_idx.append(np.full(found.size, b))
+        a_parts.append(np.full(found.size, a))
+        b_parts.append(np.full(found.size, b))
     a_idx, b_idx, first, second = (np.concatenate(x) if x else np.zeros(0, dtype=np.intp)
-                                   for x in (a_idx, b_idx, firsts, seconds))
+                                   for x in (a_parts, b_parts, firsts, seconds))
     # Categoricals (categories in the frame's order): cheap for millions of rows, and they
     # sort in the frame's order of measures and solutions.
     measure_cat = pd.CategoricalDtype(keys, ordered=True)
