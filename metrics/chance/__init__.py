@@ -39,7 +39,7 @@ Zhao–Karypis entropy, Dom's Q0, and the four AMI, whose expectation is 0) has 
 exact expectation f(E[I]), E[I] the exact expected mutual information of
 :mod:`metrics.measures.expected`; every measure affine in m given the margins (Rand, ARI,
 R_n, Mirkin, Fowlkes–Mallows, Γ, Γ_n, Γ', J'_n, MS'_n, FM_n, pair precision, recall
-and F) has f(E[m]) with E[m] = m1·m2/M, in exact rationals; and the measures that
+and F, AFM, the pair-counting correlation CC and Sokal & Sneath's first index) has f(E[m]) with E[m] = m1·m2/M, in exact rationals; and the measures that
 sum n_ij² / g(a_i, b_j) over the cells (BCubed precision and recall, element-centric
 similarity) have the exact cell moments E[n_ij²] = (a b/n)(1 + (a−1)(b−1)/(n−1)) of
 the hypergeometric distribution. Each such expectation is the measure's own

@@ -31,7 +31,7 @@ AMI_KEYS = ("ami", "ami_min", "ami_geometric", "ami_max")
 # Affine functions of m = Σ C(n_ij, 2) once m1, m2 and M are fixed.
 AFFINE_IN_PAIRS = ("rand", "ari", "r_n", "mirkin", "fowlkes_mallows", "hubert_gamma", "gamma_n",
                    "hubert_gamma_prime", "j_prime_n", "ms_prime_n", "fm_n", "pair_precision", "pair_recall",
-                   "pair_f")
+                   "pair_f", "afm", "pair_correlation", "sokal_sneath")
 # (1/n) Σ_ij n_ij² / g(a_i, b_j).
 CELL_SQUARES = {
     "bcubed_precision": lambda a, b: 1.0 / b,

@@ -19,13 +19,18 @@ References
 [Wu09] Wu, Xiong & Chen (2009), Adapting the right measures for K-means clustering,
        Tables 1 and 5.
 [HA85] Hubert & Arabie (1985), Comparing partitions. J. Classification 2.
+[GTP21] Gösgens, Tikhonov & Prokhorenkova (2021), Systematic analysis of cluster similarity
+        indices: how to validate validation measures. ICML.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
-from ..core.arith import both, div, sqrt, where
+import numpy as np
+
+from ..core.arith import both, div, is_batch, sqrt, where
 from ..core.registry import register
 
 INF = math.inf
@@ -267,3 +272,156 @@ def pair_f(t, *, log_base, beta):
     division; 1 when neither partition joins a pair (the 0/0 rule of this module)."""
     m, m1, m2, _ = _sums(t)
     return div(2 * m, m1 + m2, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Gösgens, Tikhonov & Prokhorenkova (2021) and genieclust's adjusted FM, in the four pair counts
+# (N11, N10, N01, N00) = (m, m1 − m, m2 − m, M − m1 − m2 + m). On one integer table the sums are
+# exact integers (or exact rationals: the chance module's stand-ins) until one final rounding;
+# on a TableBatch or a fractional table they are floats.
+
+
+def _exact(*xs) -> bool:
+    return all(isinstance(x, (int, Fraction)) for x in xs)
+
+
+def _on_sums(t, exact, floats):
+    """``exact(m, m1, m2, M)`` on integer (or rational) pair sums, else ``floats`` on float arrays."""
+    sums = _sums(t)
+    if is_batch(*sums):
+        return floats(*(np.asarray(x, dtype=np.float64) for x in sums))
+    if _exact(*sums):
+        return exact(*sums)
+    return float(floats(*(np.asarray([x], dtype=np.float64) for x in sums))[0])
+
+
+def _cc_terms(m, m1, m2, big_m):
+    """(num, D, G): num = N11·N00 − N10·N01 = M·m − m1·m2, D = m1·m2·(M − m1)·(M − m2) (the four
+    margins of the 2 × 2 pair table, each read from the sums, so a constant indicator gives an
+    exact 0, as in Γ), and G = D − num² written as a sum of non-negative products of the counts
+    (a, b, c, d) = (N11, N10, N01, N00), so that it never cancels, in integers or in floats:
+    G = 4abcd + (ad + bc)(ab + ac + bd + cd) + (ac + bd)(ab + cd)."""
+    a, b, c, d = m, m1 - m, m2 - m, big_m - m1 - m2 + m
+    num = big_m * m - m1 * m2
+    big_d = m1 * m2 * (big_m - m1) * (big_m - m2)
+    g = 4 * a * b * c * d + (a * d + b * c) * (a * b + a * c + b * d + c * d) + (a * c + b * d) * (a * b + c * d)
+    return num, big_d, g
+
+
+def _cc_degenerate(m, m1, m2, big_m):
+    """CC where a pair indicator is constant (D = 0): 1 if the partitions agree on every pair,
+    −1 if they disagree on every pair (N11 = N00 = 0: one cluster against n singletons,
+    [GTP21]'s minimal agreement), else 0 (no correlation)."""
+    opposite = both(m == 0, m1 + m2 == big_m)
+    return where(_identical_pairs(m, m1, m2), 1.0, where(opposite, -1.0, 0.0))
+
+
+def _cc_exact(m, m1, m2, big_m) -> float:
+    num, big_d, _ = _cc_terms(m, m1, m2, big_m)
+    if big_d == 0:
+        return _cc_degenerate(m, m1, m2, big_m)
+    # sign(num)·√(num²/D): one correctly rounded division of exact numbers, one square root.
+    return math.copysign(math.sqrt(num * num / big_d), num) if num else 0.0
+
+
+def _cc_floats(m, m1, m2, big_m):
+    num, _, _ = _cc_terms(m, m1, m2, big_m)
+    # The product of square roots: D itself could overflow a float.
+    root = np.sqrt(m1) * np.sqrt(m2) * np.sqrt(big_m - m1) * np.sqrt(big_m - m2)
+    value = np.clip(div(num, root, 0.0), -1.0, 1.0)
+    return np.where(root > 0, value, _cc_degenerate(m, m1, m2, big_m))
+
+
+def _cd_exact(m, m1, m2, big_m) -> float:
+    num, big_d, g = _cc_terms(m, m1, m2, big_m)
+    if big_d == 0:
+        return math.acos(_cc_degenerate(m, m1, m2, big_m)) / math.pi
+    # arccos(num/√D) = 2·atan2(√(√D − num), √(√D + num)); the factor that would cancel is G/(the
+    # other), since (√D − num)(√D + num) = G: no small angle lost (arccos(1 − δ) would be).
+    root = math.sqrt(big_d)
+    if num >= 0:
+        w = root + float(num)
+        u = float(g / w)
+    else:
+        u = root - float(num)
+        w = float(g / u)
+    return 2.0 * math.atan2(math.sqrt(u), math.sqrt(w)) / math.pi
+
+
+def _cd_floats(m, m1, m2, big_m):
+    num, _, g = _cc_terms(m, m1, m2, big_m)
+    root = np.sqrt(m1) * np.sqrt(m2) * np.sqrt(big_m - m1) * np.sqrt(big_m - m2)
+    positive = num >= 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.where(positive, root + num, 0.0)
+        u = np.where(positive, g / w, root - num)
+        w = np.where(positive, w, g / u)
+        theta = 2.0 * np.arctan2(np.sqrt(u), np.sqrt(w)) / np.pi
+    return np.where(root > 0, theta, np.arccos(_cc_degenerate(m, m1, m2, big_m)) / np.pi)
+
+
+def _ss1_exact(m, m1, m2, big_m) -> float:
+    def ratio(x, part, other):  # this module's 0/0 rule, ratio by ratio
+        return Fraction(1 if other == 0 else 0) if part == 0 else Fraction(x) / part
+
+    apart = big_m - m1 - m2 + m  # N00
+    total = ratio(m, m1, m2) + ratio(m, m2, m1) + ratio(apart, big_m - m2, big_m - m1) + ratio(
+        apart, big_m - m1, big_m - m2)
+    return float(total / 4)  # one rounding of the exact rational
+
+
+def _ss1_floats(m, m1, m2, big_m):
+    apart = big_m - m1 - m2 + m
+    return (_pair_ratio(m, m1, m2) + _pair_ratio(m, m2, m1) + _pair_ratio(apart, big_m - m2, big_m - m1)
+            + _pair_ratio(apart, big_m - m1, big_m - m2)) / 4.0
+
+
+@register("afm", name="Adjusted Fowlkes–Mallows index", symbol="AFM", family="pairs", domain="counts",
+          direction="higher", bounds=(-1.0, 1.0),
+          reference="Hubert & Arabie 1985, eq. 4; genieclust adjusted_fm_score (Gagolewski)",
+          formula=r"AFM = \frac{FM - E[FM]}{1 - E[FM]},\ E[FM] = \frac{\sqrt{m_1 m_2}}{M}",
+          description="Fowlkes–Mallows corrected for chance under fixed margins (0 = chance, 1 = identical "
+                      "pairs); the same number as Wu's FM_n. One side all singletons (genieclust: NaN) "
+                      "scores 0, or 1 when both are.",
+          symmetric=True, n_invariant=False, goodness_range=(0.0, 1.0))
+def afm(t, *, log_base, beta):
+    # (m − m1 m2/M)/(√(m1 m2) − m1 m2/M) is fm_n's formula: one implementation, two names.
+    return fm_n(t, log_base=log_base, beta=beta)
+
+
+@register("pair_correlation", name="Pair-counting correlation coefficient", symbol="CC", family="pairs",
+          domain="counts", direction="higher", bounds=(-1.0, 1.0),
+          reference="Gösgens, Tikhonov & Prokhorenkova 2021, Systematic analysis of cluster similarity "
+                    "indices, ICML (a recommended index)",
+          formula=r"CC = \frac{N_{11}N_{00} - N_{10}N_{01}}"
+                  r"{\sqrt{(N_{11}+N_{10})(N_{11}+N_{01})(N_{00}+N_{10})(N_{00}+N_{01})}}",
+          description="Pearson correlation of the two partitions' same-block indicators over all item pairs: "
+                      "the same number as Hubert's Γ, except −1 (Γ: 0) for one cluster against singletons, "
+                      "so that this pair alone scores the minimum.",
+          symmetric=True, n_invariant=False, goodness_range=(0.0, 1.0))
+def pair_correlation(t, *, log_base, beta):
+    return _on_sums(t, _cc_exact, _cc_floats)
+
+
+@register("sokal_sneath", name="Sokal & Sneath's first index", symbol="S&S₁", family="pairs",
+          domain="counts", direction="higher", bounds=(0.0, 1.0),
+          reference="Sokal & Sneath 1963; Gösgens, Tikhonov & Prokhorenkova 2021 (a recommended index)",
+          formula=r"S\&S_1 = \tfrac14\Big(\frac{N_{11}}{N_{11}+N_{10}} + \frac{N_{11}}{N_{11}+N_{01}}"
+                  r" + \frac{N_{00}}{N_{00}+N_{10}} + \frac{N_{00}}{N_{00}+N_{01}}\Big)",
+          description="Mean of pair recall, pair precision and their two counterparts on separated pairs; "
+                      "½ in expectation under fixed margins. A 0/0 ratio counts 1 when the other partition "
+                      "is degenerate the same way, else 0.",
+          symmetric=True, n_invariant=False)
+def sokal_sneath(t, *, log_base, beta):
+    return _on_sums(t, _ss1_exact, _ss1_floats)
+
+
+@register("correlation_distance", name="Correlation distance", symbol="CD", family="pairs",
+          domain="counts", direction="lower", bounds=(0.0, 1.0),
+          reference="Gösgens, Tikhonov & Prokhorenkova 2021 (arccos of CC: a metric)",
+          formula=r"CD = \frac{\arccos CC}{\pi}",
+          description="The angle between the two partitions' centred pair indicators, over π: 0 identical, "
+                      "½ uncorrelated, 1 one cluster against singletons. A distance (triangle inequality).",
+          symmetric=True, n_invariant=False)
+def correlation_distance(t, *, log_base, beta):
+    return _on_sums(t, _cd_exact, _cd_floats)

@@ -1,0 +1,233 @@
+"""Normalised set-matching measures of genieclust (Gagolewski) and Rezaei & Fränti: each needs the
+best one-to-one matching of classes to clusters, like ε (:mod:`metrics.measures.matching`), but
+weighs the matched cells differently.
+
+Notation: K classes (non-empty rows), L clusters (non-empty columns), a_i class sizes, b_j cluster
+sizes, n items, σ an injective map of the classes into the clusters (or of the clusters into the
+classes when there are fewer), M = max(K, L).
+
+* NCA = (max_σ Σ_i n_{iσ(i)}/a_i − 1)/(K − 1) — asymmetric: the classes are the reference.
+* NPA = (M·t/n − 1)/(M − 1), t = max_σ Σ n_{iσ(i)} — the same number as 1 − ε_n.
+* PSI = max(0, (S − E)/(M − E)), S = max_σ Σ n_{iσ(i)}/max(a_i, b_σ(i)), E = Σ_r min(a_(r), b_(r))/n
+  over the sizes sorted in decreasing order; the simplified PSI takes E = 1.
+
+K ≠ L: genieclust 1.3's NCA and NPA refuse unequal numbers of classes and clusters; their source
+describes the intended padding with empty rows or columns, which is what these are (NCA keeps K,
+the number of classes, in its denominator, so with more clusters than classes it can be negative,
+down to −(1 − K/L)/(K − 1)). Degenerate tables, where genieclust returns NaN: one class and one
+cluster (including n = 0 and 1) score 1, identical partitions; NCA with one class and several
+clusters scores 0, its chance value.
+
+References
+----------
+[G25]  Gagolewski (2025), Normalised clustering accuracy: an asymmetric external cluster validity
+       measure. J. Classification 42, 2–30.
+[RF16] Rezaei & Fränti (2016), Set matching measures for external cluster validity. IEEE TKDE
+       28(8), eqs. 18 and 20.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import numpy as np
+
+from ..core.arith import div
+from ..core.batch import TableBatch
+from ..core.registry import register
+from .matching import _DENSE_MATCHING_CELLS, _sparse_matching, matched_mass, matching_out_of_budget
+
+# Up to this side, a batch's assignments come from the P! permutations of its zero-padded P × P
+# tables, in one vectorised gather (no Python loop per table); beyond it, one scipy assignment
+# per table. At P = 5 the gather costs about half a scipy call; at P = 6 five times one.
+BRUTE_FORCE_SIDE = 5
+# Tables gathered at once: (chunk, P!, P) floats, about 15 MB at P = 5.
+_CHUNK = 4096
+
+_PERMS: dict[int, np.ndarray] = {}
+
+
+def _permutations(p: int) -> np.ndarray:
+    if p not in _PERMS:
+        _PERMS[p] = np.array(list(permutations(range(p))), dtype=np.intp)
+    return _PERMS[p]
+
+
+def _lsa_value(weights: np.ndarray) -> float:
+    from scipy.optimize import linear_sum_assignment  # scipy on first use: `import metrics` stays fast
+
+    r, c = linear_sum_assignment(weights, maximize=True)
+    # Summed in increasing order, as genieclust does: fewer last-bit differences against it.
+    return float(np.sort(weights[r, c]).sum())
+
+
+def max_assignment_batch(weights: np.ndarray) -> np.ndarray:
+    """max_σ Σ_i w[b, i, σ(i)] for each table b of a (B, R, C) batch of non-negative weights.
+
+    A rectangular assignment is the square one of the zero-padded table (padding adds nothing)."""
+    w = np.asarray(weights, dtype=np.float64)
+    count, r, c = w.shape
+    p = max(r, c)
+    out = np.zeros(count)
+    if p == 0 or count == 0:
+        return out
+    square = np.zeros((count, p, p))
+    square[:, :r, :c] = w
+    if p <= BRUTE_FORCE_SIDE:
+        perms, rows = _permutations(p), np.arange(p)
+        for start in range(0, count, _CHUNK):
+            out[start:start + _CHUNK] = square[start:start + _CHUNK][:, rows, perms].sum(axis=-1).max(axis=1)
+        return out
+    for i in range(count):
+        out[i] = _lsa_value(square[i])
+    return out
+
+
+def max_weight_matching(t, weight) -> float:
+    """max over one-to-one maps σ of Σ_i weight(n_{iσ(i)}, a_i, b_σ(i)) for one table, on the
+    non-zero cells (``weight`` is 0 on empty cells). Small tables are solved dense; big ones by
+    connected components of the class–cluster graph (:func:`metrics.measures.matching._sparse_matching`)."""
+    if t.n_cells == 0:
+        return 0.0
+    n_r, n_c = t.shape
+    rows, cols, vals = t.rows, t.cols, t.values
+    w = weight(vals.astype(np.float64), t.row_sums[rows].astype(np.float64), t.col_sums[cols].astype(np.float64))
+    if n_r * n_c <= _DENSE_MATCHING_CELLS:
+        dense = np.zeros((n_r, n_c))
+        dense[rows, cols] = w
+        return _lsa_value(dense)
+    return float(_sparse_matching(rows, cols, w, n_r, n_c))
+
+
+def _share_of_class(n, a, b):
+    return n / a
+
+
+def _share_of_larger(n, a, b):
+    return n / np.maximum(a, b)
+
+
+# ------------------------------------------------------------------------------ one table
+
+
+def _nca_table(t) -> float:
+    k, n_clusters = t.n_classes, t.n_clusters
+    if k <= 1:
+        return 1.0 if n_clusters <= 1 else 0.0  # identical, or one class spread over clusters: chance
+    return (max_weight_matching(t, _share_of_class) - 1.0) / (k - 1.0)
+
+
+def _npa_table(t) -> float:
+    m = max(t.n_classes, t.n_clusters)
+    if m <= 1:
+        return 1.0
+    mass, n = t.memo("matched_mass", matched_mass), t.n
+    if t.is_integer:  # exact integers until the one division
+        return (m * int(mass) - n) / (n * (m - 1))
+    return (m * float(mass) / n - 1.0) / (m - 1.0)
+
+
+def _sorted_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Σ_r min(a_(r), b_(r)) over the sizes sorted decreasingly, along the last axis (the
+    unmatched sizes of the longer side pair with padding: min 0)."""
+    k = min(a.shape[-1], b.shape[-1])
+    a_sorted = -np.sort(-a, axis=-1)[..., :k]
+    b_sorted = -np.sort(-b, axis=-1)[..., :k]
+    return np.sort(np.minimum(a_sorted, b_sorted), axis=-1).sum(axis=-1)
+
+
+def _psi_table(t, simplified: bool) -> float:
+    m = max(t.n_classes, t.n_clusters)
+    if m <= 1:
+        return 1.0
+    s = max_weight_matching(t, _share_of_larger)
+    if simplified:
+        return max((s - 1.0) / (m - 1.0), 0.0)
+    e = float(_sorted_overlap(t.row_sums.astype(np.float64), t.col_sums.astype(np.float64))) / float(t.n)
+    return max((s - e) / (m - e), 0.0)  # E ≤ 1 < M: never 0/0
+
+
+# ------------------------------------------------------------------------------ batches
+
+
+def _batch_parts(t: TableBatch):
+    tables = np.asarray(t.tables, dtype=np.float64)
+    a, b = tables.sum(axis=2), tables.sum(axis=1)
+    return tables, a, b, np.count_nonzero(a, axis=1), np.count_nonzero(b, axis=1)
+
+
+def _nca_batch(t: TableBatch) -> np.ndarray:
+    tables, a, _, k, n_clusters = _batch_parts(t)
+    best = max_assignment_batch(div(tables, a[:, :, None], 0.0))
+    value = div(best - 1.0, k - 1.0, 0.0)
+    return np.where(k <= 1, np.where(n_clusters <= 1, 1.0, 0.0), value)
+
+
+def _npa_batch(t: TableBatch) -> np.ndarray:
+    tables, a, _, k, n_clusters = _batch_parts(t)
+    m = np.maximum(k, n_clusters).astype(np.float64)
+    n = a.sum(axis=1)
+    return div(m * max_assignment_batch(tables) - n, n * (m - 1.0), 1.0)
+
+
+def _psi_batch(t: TableBatch, simplified: bool) -> np.ndarray:
+    tables, a, b, k, n_clusters = _batch_parts(t)
+    s = max_assignment_batch(div(tables, np.maximum(a[:, :, None], b[:, None, :]), 0.0))
+    m = np.maximum(k, n_clusters).astype(np.float64)
+    e = np.ones(len(m)) if simplified else div(_sorted_overlap(a, b), a.sum(axis=1), 1.0)
+    return np.maximum(div(s - e, m - e, 1.0), 0.0)  # M − E = 0 only for M ≤ 1: identical, 1
+
+
+def _either(t, one, batch):
+    return batch(t) if isinstance(t, TableBatch) else one(t)
+
+
+@register("nca", name="Normalised clustering accuracy", symbol="NCA", family="matching", direction="higher",
+          bounds=(-1.0, 1.0), goodness_range=(0.0, 1.0),
+          reference="Gagolewski 2025, Normalised clustering accuracy: an asymmetric external cluster validity "
+                    "measure, J. Classification 42:2–30; genieclust normalized_clustering_accuracy",
+          formula=r"NCA = \frac{\max_\sigma \sum_{i=1}^K n_{i\sigma(i)}/a_i - 1}{K - 1}",
+          description="Mean share of each class in its matched cluster (best one-to-one matching), rescaled so "
+                      "that 0 is a uniform spread and 1 a perfect match. Asymmetric: the classes are the "
+                      "reference. More clusters than classes: the classes are matched into them (K stays the "
+                      "denominator), so it can be negative; one class scores 1 against one cluster, else 0.",
+          limit=matching_out_of_budget)
+def nca(t, *, log_base, beta):
+    return _either(t, _nca_table, _nca_batch)
+
+
+@register("npa", name="Normalised pivoted accuracy", symbol="NPA", family="matching", direction="higher",
+          bounds=(0.0, 1.0), symmetric=True,
+          reference="genieclust normalized_pivoted_accuracy (Gagolewski 2025); Meilă & Heckerman 2001",
+          formula=r"NPA = \frac{\max(K,L)\,\max_\sigma\sum_i n_{i\sigma(i)}/n - 1}{\max(K,L) - 1}",
+          description="Accuracy under the best one-to-one matching, rescaled so that 0 is its 1/max(K, L) "
+                      "floor: the same number as 1 − ε_n. One class and one cluster score 1.",
+          limit=matching_out_of_budget)
+def npa(t, *, log_base, beta):
+    return _either(t, _npa_table, _npa_batch)
+
+
+@register("psi", name="Pair sets index", symbol="PSI", family="matching", direction="higher",
+          bounds=(0.0, 1.0), symmetric=True,
+          reference="Rezaei & Fränti 2016, Set matching measures for external cluster validity, IEEE TKDE "
+                    "28(8), eq. 18; genieclust pair_sets_index",
+          formula=r"PSI = \max\Big(0, \frac{S - E}{\max(K,L) - E}\Big),\ "
+                  r"S = \max_\sigma \sum_i \frac{n_{i\sigma(i)}}{\max(a_i, b_{\sigma(i)})},\ "
+                  r"E = \frac1n\sum_r \min(a_{(r)}, b_{(r)})",
+          description="Similarity n_ij/max(a_i, b_j) summed over the best one-to-one matching, corrected by "
+                      "its expectation E under chance (sizes sorted decreasingly) and clipped at 0. One class "
+                      "and one cluster score 1.",
+          limit=matching_out_of_budget)
+def psi(t, *, log_base, beta):
+    return _either(t, lambda x: _psi_table(x, False), lambda x: _psi_batch(x, False))
+
+
+@register("psi_simplified", name="Pair sets index (simplified)", symbol="PSI_s", family="matching",
+          direction="higher", bounds=(0.0, 1.0), symmetric=True,
+          reference="Rezaei & Fränti 2016, eq. 20 (E = 1); genieclust pair_sets_index(simplified=True)",
+          formula=r"PSI_s = \max\Big(0, \frac{S - 1}{\max(K,L) - 1}\Big)",
+          description="The pair sets index with its chance term E replaced by 1. One class and one cluster "
+                      "score 1.",
+          limit=matching_out_of_budget)
+def psi_simplified(t, *, log_base, beta):
+    return _either(t, lambda x: _psi_table(x, True), lambda x: _psi_batch(x, True))
