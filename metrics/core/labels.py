@@ -24,7 +24,7 @@ else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["as_1d_labels", "factorize_labels", "sorted_codes", "compact_limit", "own_labels", "NOISE_READINGS",
-           "check_noise", "noise_mask", "count_with_noise"]
+           "check_noise", "noise_mask", "count_with_noise", "table_with_noise"]
 
 
 def as_1d_labels(labels, name: str):
@@ -241,7 +241,47 @@ def count_with_noise(labels_true, labels_pred, noise, noise_as, from_labels, fro
         labels[: len(pu)] = pu
         labels[len(pu):] = [(noise, int(i)) for i in where]
         table = from_codes(tc, tu, pc, labels)
+    return _report(table, noise, noise_as, count, p.size)
+
+
+def _report(table, noise, noise_as: str, count: int, total: float):
     table.noise, table.noise_as, table.noise_count = noise, noise_as, count
-    table.noise_share = count / p.size if p.size else 0.0
-    table.coverage = (p.size - count) / p.size if noise_as == "exclude" and p.size else 1.0
+    table.noise_share = count / total if total else 0.0
+    table.coverage = (total - count) / total if noise_as == "exclude" and total else 1.0
     return table
+
+
+def table_with_noise(t, noise, noise_as: str):
+    """A new table from the table ``t`` (a Contingency) whose cluster labelled ``noise`` holds the
+    noise items, read as ``noise_as`` — what :func:`count_with_noise` does to the labels, done to
+    the counts (for tables counted by the reader, :mod:`metrics.io`): "cluster" keeps the column,
+    "exclude" drops it, "singletons" splits it into one column per item, labelled ``(noise, k)``
+    for k = 0, 1, … (a table does not know the items' positions), after the other clusters.
+    Reports ``noise_count``, ``noise_share`` and ``coverage`` as ``from_labels`` does."""
+    check_noise(noise, noise_as)
+    if noise is None:
+        return t
+    from scipy import sparse
+
+    labels = list(t.col_labels)
+    j = next((i for i, label in enumerate(labels) if type(label) is not tuple and label == noise), None)
+    rows, cols, vals = t.rows, t.cols, t.values
+    in_noise = cols == j if j is not None else np.zeros(cols.shape, dtype=bool)
+    count = vals[in_noise].sum() if j is not None else 0
+    if noise_as != "cluster" and count and not t.is_integer:
+        raise ValueError("the noise cluster holds fractional counts: reading noise items as singletons or leaving "
+                         "them out needs whole items")
+    count = int(count) if t.is_integer else float(count)   # a mass, in a fractional table
+    if noise_as == "exclude" and count:
+        if count == t.n:
+            raise ValueError(f"every item is noise (label {noise!r}): leaving them out leaves nothing to count")
+        rows, cols, vals = rows[~in_noise], cols[~in_noise], vals[~in_noise]
+    elif noise_as == "singletons" and count:
+        item_rows = np.repeat(rows[in_noise], vals[in_noise].astype(np.int64))
+        rows = np.concatenate([rows[~in_noise], item_rows])
+        cols = np.concatenate([cols[~in_noise], len(labels) + np.arange(count)])
+        vals = np.concatenate([vals[~in_noise], np.ones(count, dtype=vals.dtype)])
+        labels = labels + [(noise, k) for k in range(count)]
+    cells = sparse.coo_matrix((vals, (rows, cols)), shape=(t.shape[0], len(labels)))
+    new = type(t).from_table(cells, list(t.row_labels), labels)
+    return _report(new, noise, noise_as, count, float(t.n))

@@ -107,3 +107,37 @@ def test_bad_noise_arguments_are_refused_in_words(kwargs, message):
 def test_mismatched_lengths_are_refused_with_noise_too():
     with pytest.raises(ValueError, match="same length"):
         C.from_labels([0, 1, 2], [0, -1], noise=-1, noise_as="singletons")
+
+
+def columns_as_multiset(t: metrics.Contingency) -> list:
+    return sorted(map(tuple, t.to_dense().T.tolist()))
+
+
+@settings(max_examples=80, deadline=None)
+@given(labelings, st.sampled_from(NOISE_READINGS))
+def test_a_counted_table_reads_noise_as_its_labels_do(pair, reading):
+    """table_with_noise (for tables the reader counts) gives from_labels' table, its singleton
+    columns in another order (a table does not know the items' positions)."""
+    from metrics.core.labels import table_with_noise
+
+    gold, pred = pair
+    if reading == "exclude" and all(p == -1 for p in pred):
+        with pytest.raises(ValueError, match="every item is noise"):
+            table_with_noise(C.from_labels(gold, pred), -1, reading)
+        return
+    by_labels = C.from_labels(gold, pred, noise=-1, noise_as=reading)
+    by_table = table_with_noise(C.from_labels(gold, pred), -1, reading)
+    assert list(by_table.row_labels) == list(by_labels.row_labels)
+    assert columns_as_multiset(by_table) == columns_as_multiset(by_labels)
+    assert (by_table.noise_count, by_table.noise_share, by_table.coverage) == (
+        by_labels.noise_count, by_labels.noise_share, by_labels.coverage)
+    assert metrics.MEASURES["ari"](by_table) == pytest.approx(metrics.MEASURES["ari"](by_labels), abs=1e-12)
+
+
+def test_a_fractional_noise_cluster_cannot_be_split():
+    from metrics.core.labels import table_with_noise
+
+    t = C.from_table([[1.5, 0.5], [1.0, 2.0]], col_labels=[0, -1])
+    assert table_with_noise(t, -1, "cluster").noise_count == 2.5
+    with pytest.raises(ValueError, match="fractional"):
+        table_with_noise(t, -1, "singletons")
