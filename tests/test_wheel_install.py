@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
 from tests import ROOT
 
 
@@ -47,6 +48,26 @@ def test_the_wheel_carries_every_data_file_and_page(wheel):
     assert [s for s in sources if s not in names] == []
     assert "dashboard/app.py" in names and "dashboard/static/icon.png" in names
     assert not any(n.startswith(("tests/", "benchmarks/")) for n in names)
+
+
+def test_the_wheel_carries_its_version_license_changelog_and_types(wheel):
+    """Packaging truth (issue 24): one version (metrics/_version.py) in the wheel's name, its metadata
+    and ``metrics.__version__``; LICENSE and CHANGELOG.md shipped; ``metrics/py.typed`` for type checkers."""
+    import email
+
+    import metrics
+
+    archive = zipfile.ZipFile(wheel)
+    names = set(archive.namelist())
+    dist_info = f"partition_lab-{metrics.__version__}.dist-info"
+    assert wheel.name.startswith(f"partition_lab-{metrics.__version__}-")
+    meta = email.message_from_bytes(archive.read(f"{dist_info}/METADATA"))
+    assert meta["Version"] == metrics.__version__
+    assert meta["License-Expression"] == "BSD-3-Clause"
+    assert archive.read(f"{dist_info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
+    changelog = f"partition_lab-{metrics.__version__}.data/data/share/doc/partition-lab/CHANGELOG.md"
+    assert archive.read(changelog) == (ROOT / "CHANGELOG.md").read_bytes()
+    assert "metrics/py.typed" in names
 
 
 def test_a_fresh_venv_with_the_wheel_serves_everything(wheel, tmp_path):

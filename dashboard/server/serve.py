@@ -69,9 +69,12 @@ def _static_chunks() -> None:
     """Send files in 1 MiB chunks. A new visitor's browser fetches the frontend's JavaScript, a few
     MB, and each chunk costs a hand-off to a worker thread for the read and a socket write: at
     64 KiB those were about a third of the server CPU that a new session costs
-    (``benchmarks/bench_dashboard.py``'s "new session")."""
-    from starlette.responses import FileResponse
-
+    (``benchmarks/bench_dashboard.py``'s "new session"). Streamlit before its Starlette server
+    (Tornado's, e.g. 1.40) has no Starlette installed: nothing to change there."""
+    try:
+        from starlette.responses import FileResponse
+    except ImportError:
+        return
     FileResponse.chunk_size = STATIC_CHUNK
 
 
