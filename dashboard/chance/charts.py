@@ -23,6 +23,7 @@ numbers in hovers preformatted with ``format_number``, fonts ≥ 11 px (``charts
 from __future__ import annotations
 
 import math
+from typing import Any, Final
 
 import numpy as np
 import pandas as pd
@@ -37,7 +38,7 @@ from dashboard.ui.readout import escape_label, format_number
 # all-singleton random classes — never interpolates to NaN).
 BAND = (0.05, 0.95)
 BOX = (0.25, 0.75)
-QUANTILE_METHOD = "inverted_cdf"
+QUANTILE_METHOD: Final = "inverted_cdf"
 # AMI's four normalisations (scikit-learn's average_method): (name, NMI key, AMI key).
 NORMALISATIONS = (("min", "nmi_min", "ami_min"), ("geometric", "nmi_geometric", "ami_geometric"),
                   ("arithmetic", "nmi_arithmetic", "ami"), ("max", "nmi_max", "ami_max"))
@@ -139,7 +140,10 @@ def sweep_figure(summary: pd.DataFrame, keys: list[str], *, n_classes: int, larg
     nrows = max(1, math.ceil(n / cols))
     font, tick, note = _sizes(large)
     gap_x, gap_y = 0.08, (0.36 / nrows if nrows > 1 else 0.0)
-    data, shapes, annotations, layout = [], [], [], {}
+    data: list[dict[str, Any]] = []
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    layout: dict[str, Any] = {}
     exact_in_legend = False
     for i, key in enumerate(keys):
         m, g = metrics.MEASURES[key], groups[key]
@@ -193,7 +197,8 @@ def null_figure(profile: pd.DataFrame, spread: pd.DataFrame, keys: list[str], *,
     ys = list(range(len(ms)))
 
     def segments(lo_col: str, hi_col: str) -> tuple[list, list]:
-        xs, yy = [], []
+        xs: list[float | None] = []
+        yy: list[int | None] = []
         for y, m in zip(ys, ms):
             xs += [float(spread.at[m.key, lo_col]), float(spread.at[m.key, hi_col]), None]
             yy += [y, y, None]
@@ -274,7 +279,8 @@ def closeup_figure(key: str, draws: pd.Series, row: pd.Series) -> go.Figure:
              "customdata": [[format_number(a), format_number(b), format_number(int(c))]
                             for a, b, c in zip(lefts, rights, counts)],
              "hovertemplate": "%{customdata[0]} to %{customdata[1]}: %{customdata[2]} random labelings<extra></extra>"}]
-    shapes, annotations = [], []
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
     for value, label, dash, color, anchor in (
             (row["observed"], f"observed {format_number(row['observed'])}", "solid", WITHIN, 1.0),
             (row["expected"], f"expected {expectation_text(row).split(' (')[0]}", "dash", "#1a1a1a", 0.86)):
@@ -303,7 +309,10 @@ def ami_sweep_figure(summaries: dict[str, pd.DataFrame], n_classes: int) -> go.F
     values = _finite(list(every.get("low", [])) + list(every.get("high", [])) + [0.0])
     span = (values.max() - values.min()) or 1.0
     shared = [float(values.min() - 0.05 * span), float(values.max() + 0.05 * span)]
-    data, annotations, shapes, layout = [], [], [], {}
+    data: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    shapes: list[dict[str, Any]] = []
+    layout: dict[str, Any] = {}
     for r, model in enumerate(models):
         s = summaries[model]
         for c, (_name, nmi_key, ami_key) in enumerate(NORMALISATIONS):

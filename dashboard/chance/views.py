@@ -102,7 +102,7 @@ def param_value(name: str, options, default: str) -> str:
     writes its value there), else the session's kept value, else ``default``."""
     allowed = list(options)
     raw = st.query_params.get(name)
-    if raw in allowed:
+    if raw is not None and raw in allowed:
         return raw
     value = kept(name, default)
     return value if value in allowed else default

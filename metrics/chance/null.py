@@ -200,13 +200,21 @@ def _parts(draws, keys: list[str]) -> list[tuple[np.ndarray, ...]]:
     ``evaluate_batch`` computes them, or table by table (a list of tables), as ``evaluate`` does."""
     if isinstance(draws, TableBatch):
         return [tuple(np.broadcast_to(np.asarray(p, dtype=np.float64), (len(draws),))
-                      for p in MEASURES[k].beta_parts[0](draws)) for k in keys]
+                      for p in _parts_of(k)(draws)) for k in keys]
     out = []
     for k in keys:
-        per_draw = [MEASURES[k].beta_parts[0](d) for d in draws]
+        per_draw = [_parts_of(k)(d) for d in draws]
         out.append(tuple(np.array([float(p[j]) for p in per_draw], dtype=np.float64)
                          for j in range(len(per_draw[0]))))
     return out
+
+
+def _parts_of(key: str):
+    """The function giving measure ``key``'s β-free parts (only measures that declare them come here)."""
+    beta_parts = MEASURES[key].beta_parts
+    if beta_parts is None:
+        raise ValueError(f"{key} has no β-free parts")
+    return beta_parts[0]
 
 
 def _combine(m, parts: tuple[np.ndarray, ...], beta: float) -> np.ndarray:
