@@ -509,28 +509,25 @@ def changes_of_mind(frame: pd.DataFrame, measures=None) -> pd.DataFrame:
     ranks = _oriented_ranks(keys, values)
     i_all, j_all = np.triu_indices(len(frame.index), k=1)
     signs = _pair_signs(ranks, i_all, j_all)  # (measures, solution pairs)
-    a_parts: list[np.ndarray] = []
-    b_parts: list[np.ndarray] = []
-    firsts: list[np.ndarray] = []
-    seconds: list[np.ndarray] = []
+    a_idx, b_idx, firsts, seconds = [], [], [], []
     for a, b in pairs:
         found = np.flatnonzero(signs[a] * signs[b] < 0)
         a_prefers_i = signs[a, found] > 0  # name measure a's favourite first
         firsts.append(np.where(a_prefers_i, i_all[found], j_all[found]))
         seconds.append(np.where(a_prefers_i, j_all[found], i_all[found]))
-        a_parts.append(np.full(found.size, a))
-        b_parts.append(np.full(found.size, b))
-    a_idx, b_idx, first, second = (np.concatenate(x) if x else np.zeros(0, dtype=np.intp)
-                                   for x in (a_parts, b_parts, firsts, seconds))
+        a_idx.append(np.full(found.size, a))
+        b_idx.append(np.full(found.size, b))
+    a_at, b_at, first, second = (np.concatenate(x) if x else np.zeros(0, dtype=np.intp)
+                                 for x in (a_idx, b_idx, firsts, seconds))
     # Categoricals (categories in the frame's order): cheap for millions of rows, and they
     # sort in the frame's order of measures and solutions.
     measure_cat = pd.CategoricalDtype(keys, ordered=True)
     solution_cat = pd.CategoricalDtype(list(frame.index), ordered=True)
-    columns = (pd.Categorical.from_codes(a_idx, dtype=measure_cat),
-               pd.Categorical.from_codes(b_idx, dtype=measure_cat),
+    columns = (pd.Categorical.from_codes(a_at, dtype=measure_cat),
+               pd.Categorical.from_codes(b_at, dtype=measure_cat),
                pd.Categorical.from_codes(first, dtype=solution_cat),
                pd.Categorical.from_codes(second, dtype=solution_cat),
-               values[first, a_idx], values[second, a_idx], values[first, b_idx], values[second, b_idx])
+               values[first, a_at], values[second, a_at], values[first, b_at], values[second, b_at])
     return pd.DataFrame(dict(zip(CHANGE_COLUMNS, columns)), columns=CHANGE_COLUMNS)
 
 

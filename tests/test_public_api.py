@@ -22,7 +22,8 @@ KEYS = ["homogeneity", "completeness", "v_measure", "fuzzy_v_joint", "mutual_inf
         "nmi_min", "nmi_max", "nmi_joint", "ami", "ami_min", "ami_geometric", "ami_max", "vi", "nvi", "nvik",
         "vi_log_n", "vi_n", "conditional_entropy", "entropy", "q0", "q2", "purity", "inverse_purity",
         "micro_avg_precision", "goodman_kruskal", "f_measure", "f_n", "classification_error", "epsilon_n",
-        "van_dongen", "vd_n", "nca", "npa", "psi", "psi_simplified", "rand", "ari", "r_n", "mirkin", "jaccard", "fowlkes_mallows", "hubert_gamma",
+        "van_dongen", "vd_n", "nca", "npa", "psi", "psi_simplified", "rand", "ari", "r_n", "mirkin", "jaccard",
+        "fowlkes_mallows", "hubert_gamma",
         "gamma_n", "hubert_gamma_prime", "minkowski", "j_prime_n", "ms_prime_n", "fm_n", "pair_precision",
         "pair_recall", "pair_f", "afm", "pair_correlation", "sokal_sneath", "correlation_distance",
         "bcubed_precision", "bcubed_recall", "bcubed_f", "element_centric"]

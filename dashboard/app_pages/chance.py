@@ -73,7 +73,7 @@ def choice(key: str, options, label: str, names=None, help: str | None = None) -
     value = st.segmented_control(label, list(options), key=key, required=True, help=help,
                                  format_func=names or (lambda v: format_number(int(v))))
     url_commit(key)
-    return value
+    return str(value)  # required=True: always a choice
 
 
 def symbol_name(k: str) -> str:
@@ -189,7 +189,7 @@ def table_tab() -> None:
                                   f"{format_number(t.shape[1])} clusters")
     url_state("ch_fam")
     families = st.pills("Families", list(metrics.FAMILIES), selection_mode="multi", key="ch_fam",
-                        format_func=metrics.FAMILIES.get)
+                        format_func=metrics.FAMILIES.__getitem__)
     url_commit("ch_fam")
     if picked is None:
         return

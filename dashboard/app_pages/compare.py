@@ -99,7 +99,8 @@ def morph_section(keys: list[str], log_base: float, beta: float) -> None:
     with c3:
         url_state("sweep", morph.AXES, "noise", "sweep axis")
         axis = st.segmented_control("Sweep over", list(morph.AXES), required=True, key="sweep",
-                                    format_func={"noise": "noise", "classes": "number of classes"}.get)
+                                    format_func={"noise": "noise", "classes": "number of classes"}.__getitem__)
+        assert axis is not None  # required=True: always a choice
         url_commit("sweep", "noise")
     effective = min(noise, morph.max_noise(n_classes))
     if effective != noise:

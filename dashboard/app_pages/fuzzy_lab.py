@@ -76,13 +76,14 @@ def playground(log_base: float, beta: float) -> None:
         n = st.slider("Data size (points)", 10, 500, 100, 10, key="fz_n", bind="query-params")
         url_state("fz_scheme", fz.SCHEME_LABELS, "halving", "ambiguity scheme")
         scheme = st.selectbox("Ambiguity scheme", list(fz.SCHEME_LABELS), key="fz_scheme",
-                              format_func=fz.SCHEME_LABELS.get, help=experiments.SCHEMES["halving"])
+                              format_func=fz.SCHEME_LABELS.__getitem__, help=experiments.SCHEMES["halving"])
         url_commit("fz_scheme", "halving")
     with c2:
+        rate: float | None
         if scheme == "fixed":
             rate = st.slider("Classes per point", 1, 6, 2, key="fz_rate", bind="query-params")
         elif scheme == "share":
-            rate = st.slider("Ambiguous points (%)", 0, 100, 50, 5, key="fz_share", bind="query-params") / 100
+            rate = st.slider("Ambiguous points (%)", 0, 100, 50, 5, key="fz_share", bind="query-params") / 100.0
         else:
             rate = None
             st.caption(f"Halving scheme: {experiments.SCHEMES['halving']}.")

@@ -74,6 +74,7 @@ def sweep_section(params: dict, integer: bool, settings) -> None:
     axis = st.segmented_control("Parameter on the x-axis", list(gv.PARAMS), required=True, key="g_x",
                                 format_func=lambda a: gv.PARAMS[a].symbol,
                                 help="The other parameters stay at the sliders' values.")
+    assert axis is not None  # required=True: always a choice
     url_commit("g_x", DEFAULT_AXIS)
     url_state("g_m", metrics.MEASURES, DEFAULT_KEYS, "measure", multi=True)
     keys = st.multiselect("Measures", list(metrics.MEASURES), key="g_m", format_func=_symbol)
@@ -110,7 +111,7 @@ def lab(settings) -> None:
     (the P1–P7 tab does not depend on the sliders)."""
     params, integer = gv.dom_sliders()
     t, problem = gv.realize(params, integer)
-    if problem:
+    if problem or t is None:
         st.error(f"**These settings cannot be built:** {problem}. Move that slider — the other settings are kept.")
     else:
         table_section(t, settings)

@@ -130,7 +130,7 @@ def demos(key: str, result: dict, settings) -> None:
             # Synced by hand, not bound: a bound widget writes its label ("merge clusters") into the URL.
             url_state("p_op", ["split", "merge"], "split", "operation")
             op = st.segmented_control("Operation", ["split", "merge"], required=True, key="p_op",
-                                      format_func={"split": "split a cluster", "merge": "merge clusters"}.get)
+                                      format_func={"split": "split a cluster", "merge": "merge clusters"}.__getitem__)
             url_commit("p_op", "split")
             after, problem = None, None
             if op == "split":
@@ -163,7 +163,7 @@ def demos(key: str, result: dict, settings) -> None:
                     except ValueError as exc:
                         problem = f"These clusters cannot be merged: {exc}."
                 what = " + ".join(chosen)
-            if problem:
+            if problem or after is None:
                 st.warning(problem)
             else:
                 av = evaluate_cached(after, settings.log_base, settings.beta)

@@ -30,12 +30,12 @@ st.caption("Bundled data sets (scikit-learn's, no download) clustered by K-means
 c1, c2, c3 = st.columns([2, 4, 3])
 with c1:
     url_state("rd_data", rd.DATASETS, "iris", "data set")
-    key = st.selectbox("Data set", list(rd.DATASETS), key="rd_data", format_func=rd.DATASETS.get)
+    key = st.selectbox("Data set", list(rd.DATASETS), key="rd_data", format_func=rd.DATASETS.__getitem__)
     url_commit("rd_data", "iris")
 with c2:
     url_state("rd_algo", rd.ALGORITHMS, DEFAULT_ALGOS, "algorithm", multi=True)
     algorithms = st.pills("Algorithms", list(rd.ALGORITHMS), selection_mode="multi", key="rd_algo",
-                          format_func=rd.ALGORITHMS.get)
+                          format_func=rd.ALGORITHMS.__getitem__)
     url_commit("rd_algo", DEFAULT_ALGOS)
 with c3:
     k_lo, k_hi = st.slider("Range of k (number of clusters asked for)", rd.K_MIN, rd.K_MAX, (2, 15), key="rd_k",
@@ -83,11 +83,11 @@ if not keys:
     st.info("Choose at least one measure.")
     st.stop()
 ks = tuple(range(int(k_lo), int(k_hi) + 1))
-algorithms = tuple(a for a in rd.ALGORITHMS if a in algorithms)
+chosen = tuple(a for a in rd.ALGORITHMS if a in algorithms)
 try:
     # Cached across sessions per state: a rerun that changes nothing computed (the log scale, a
     # state seen before) rebuilds nothing (real_data_views.sweep_view).
-    view = rd.sweep_view(key, algorithms, ks, standardize, int(seed), tuple(keys), settings.log_base, settings.beta)
+    view = rd.sweep_view(key, chosen, ks, standardize, int(seed), tuple(keys), settings.log_base, settings.beta)
 except (ValueError, KeyError) as exc:
     st.error(f"Could not evaluate the clusterings: {exc}")
     st.stop()
@@ -109,7 +109,7 @@ st.markdown(f"**Best k per measure** (the data has {data.n_classes} classes)")
 show_frame(view.best, key="rd_best", sortable=False, hide_index=True, width="content")
 # The Solutions page recomputes exactly these runs from the link (data set, algorithms, k, standardization, seed).
 page_link("app_pages/solutions.py", "Rank these runs on the Solutions page: every measure's verdict, where they agree",
-          real_data_link_params(key, list(algorithms), (k_lo, k_hi), standardize, int(seed), keys),
+          real_data_link_params(key, list(chosen), (k_lo, k_hi), standardize, int(seed), keys),
           icon=":material/leaderboard:")
 
 st.subheader("The uniform effect: CV_0, CV_1 and DCV")

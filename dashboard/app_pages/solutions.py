@@ -76,12 +76,12 @@ def real_source() -> sv.SolutionSet | None:
     c1, c2, c3 = st.columns([2, 4, 3])
     with c1:
         url_state("sol_data")
-        data = st.selectbox("Data set", list(rd.DATASETS), key="sol_data", format_func=rd.DATASETS.get)
+        data = st.selectbox("Data set", list(rd.DATASETS), key="sol_data", format_func=rd.DATASETS.__getitem__)
         url_commit("sol_data")
     with c2:
         url_state("sol_algo")
         algorithms = st.pills("Algorithms", list(rd.ALGORITHMS), selection_mode="multi", key="sol_algo",
-                              format_func=rd.ALGORITHMS.get)
+                              format_func=rd.ALGORITHMS.__getitem__)
         url_commit("sol_algo")
     with c3:
         k_lo, k_hi = st.slider("Range of k (number of clusters asked for)", rd.K_MIN, rd.K_MAX,
@@ -98,12 +98,12 @@ def real_source() -> sv.SolutionSet | None:
     if not algorithms:
         st.info("Choose at least one algorithm.")
         return None
-    algorithms = tuple(a for a in rd.ALGORITHMS if a in algorithms)
-    if k_lo == k_hi and len(algorithms) == 1:
+    chosen = tuple(a for a in rd.ALGORITHMS if a in algorithms)
+    if k_lo == k_hi and len(chosen) == 1:
         st.info("That is one clustering: widen the range of k or add an algorithm to compare solutions.")
         return None
     try:
-        return sv.real_solutions(data, algorithms, int(k_lo), int(k_hi), bool(standardize), int(seed))
+        return sv.real_solutions(data, chosen, int(k_lo), int(k_hi), bool(standardize), int(seed))
     except (ValueError, ImportError, OSError) as exc:
         st.error(f"Could not cluster the data set: {exc}. Pick another data set or range of k.")
         return None
@@ -111,7 +111,7 @@ def real_source() -> sv.SolutionSet | None:
 
 url_state("sol_src")
 source = st.segmented_control("Solutions from", list(sv.SOURCES), key="sol_src", required=True,
-                              format_func=sv.SOURCES.get)
+                              format_func=sv.SOURCES.__getitem__)
 url_commit("sol_src")
 if source == "preset":
     sset = preset_source()
@@ -238,7 +238,7 @@ def compare_section(sset: sv.SolutionSet, keys: tuple[str, ...]) -> None:
                "works in any browser.")
 
 
-if result is not None:
+if sset is not None and result is not None:
     keys_t = tuple(keys)
     st.subheader("Every measure's verdict")
     st.plotly_chart(sv.scores_figure(sset, keys_t, settings.log_base, settings.beta), key="sol_scores",

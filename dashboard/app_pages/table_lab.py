@@ -41,7 +41,7 @@ def _edit_upload(t: metrics.Contingency) -> None:
 
 url_state("src", ["table", "upload"], "table", "table source")
 source = st.segmented_control("Table from", ["table", "upload"], required=True, key="src",
-                              format_func={"table": "a preset, edited", "upload": "uploaded labels"}.get)
+                              format_func={"table": "a preset, edited", "upload": "uploaded labels"}.__getitem__)
 url_commit("src", "table")
 left, right = st.columns([1, 1], gap="large")
 with left:
@@ -70,8 +70,8 @@ with right:
 
 st.subheader("Measures")
 url_state("fam", metrics.FAMILIES, list(metrics.FAMILIES), "family", multi=True)
-families = st.pills("Families", list(metrics.FAMILIES), selection_mode="multi", format_func=metrics.FAMILIES.get,
-                    key="fam")
+families = st.pills("Families", list(metrics.FAMILIES), selection_mode="multi",
+                    format_func=metrics.FAMILIES.__getitem__, key="fam")
 url_commit("fam", list(metrics.FAMILIES))
 keys = keys_for(families or [])
 if not keys:

@@ -99,7 +99,7 @@ def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: 
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "dtick": 1 if span <= 12 else None}
         layout[f"yaxis{ax}"] = {"domain": [y0, y1], "anchor": f"x{ax}"}
         for label, color, dash in ((labels[0], SIDE_COLORS[B], "solid"), (labels[1], SIDE_COLORS[A], "dot")):
-            pts = groups.get((key, label))
+            pts = groups[(key, label)]
             name = escape_label(label)
             data.append({"type": "scatter", "mode": "lines+markers", "name": name, "legendgroup": name,
                          "showlegend": i == 0, "x": pts["x"].to_numpy(), "y": pts["value"].to_numpy(),

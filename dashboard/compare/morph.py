@@ -67,8 +67,10 @@ def sweep(axis: str, n_classes: int, noise: int, keys: tuple[str, ...], log_base
     The swept parameter's own slider value does not enter the result: call through
     :func:`sweep_for`, which leaves it out of the cache key.
     """
-    xs, r_values, s_values = [], {key: [] for key in keys}, {key: [] for key in keys}
-    rows = []
+    xs: list[int] = []
+    r_values: dict[str, list[float]] = {key: [] for key in keys}
+    s_values: dict[str, list[float]] = {key: [] for key in keys}
+    rows: list[dict] = []
     for x, r_table, s_table in sweep_tables(axis, n_classes, noise, class_size):
         xs.append(x)
         for label, table, store in ((R_LABEL, r_table, r_values), (S_LABEL, s_table, s_values)):
@@ -92,7 +94,10 @@ def flips(key: str, xs: list[int], singletons: list[float], solution_r: list[flo
     """Where measure ``key``'s preference between singletons (A) and solution R (B) changes
     along a sweep (``xs`` increasing, the two solutions' values at each): the x of a tie
     between two opposite preferences, else the midpoint."""
-    out, last_side, last_x, tie_x = [], None, None, None
+    out: list[float] = []
+    last_side: str | None = None
+    last_x = 0  # read only once a side was seen
+    tie_x: int | None = None
     for x, s, r in zip(xs, singletons, solution_r):
         side = prefers(key, s, r)
         if side in (TIE, NA):

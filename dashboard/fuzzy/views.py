@@ -281,7 +281,8 @@ class _Runs:
     standard per size costs one run, not all of them again (``experiments.experiment1_runs``)."""
 
     def __init__(self, size: int, seed: int):
-        self._next, self._rows, self._lock = experiments.experiment1_runs(size, seed), [], threading.Lock()
+        self._next, self._lock = experiments.experiment1_runs(size, seed), threading.Lock()
+        self._rows: list[dict] = []
 
     def first(self, repeats: int) -> list[dict]:
         with self._lock:  # sessions share it; one extends at a time

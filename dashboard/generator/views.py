@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -136,7 +137,8 @@ def explain(exc: Exception) -> str:
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _dom(params: tuple[tuple[str, float], ...], integer: bool) -> metrics.Contingency:
-    return generators.dom(**dict(params), integer=integer)
+    settings: dict[str, Any] = dict(params)  # numbers, each checked by the generator
+    return generators.dom(**settings, integer=integer)
 
 
 def realize(params: dict[str, float], integer: bool) -> tuple[metrics.Contingency | None, str | None]:
@@ -197,7 +199,9 @@ def sweep_tables(axis: str, fixed: tuple[tuple[str, float], ...], integer: bool)
     if axis not in PARAMS:
         raise KeyError(f"unknown sweep parameter {axis!r}; choose one of {', '.join(PARAMS)}")
     base = dict(fixed)
-    xs, tables, skipped = [], [], []
+    xs: list[Any] = []
+    tables: list[metrics.Contingency] = []
+    skipped: list[tuple[Any, str]] = []
     values = PARAMS[axis].sweep_values()
     for x, built in zip(values, generators.dom_each([{**base, axis: x} for x in values], integer=integer)):
         if isinstance(built, ValueError):
@@ -279,7 +283,9 @@ def raw_sweep_spec(curve: pd.DataFrame, keys: list[str], axis: str, cols: int = 
     cols = max(1, min(cols, n))
     nrows = math.ceil(n / cols)
     gap_x, gap_y = 0.05, 0.30 / max(nrows, 1)
-    data, annotations, layout = [], [], {}
+    data: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    layout: dict[str, Any] = {}
     for i, k in enumerate(keys):
         m = metrics.MEASURES[k]
         ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
@@ -342,7 +348,7 @@ def _sweep_specs(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[st
 def _sweep_charts(axis: str, fixed: tuple[tuple[str, float], ...], keys: tuple[str, ...], integer: bool,
                   log_base: float, beta: float, current_x: float):
     good, raw, curve, skipped = _sweep_specs(axis, fixed, keys, integer, log_base, beta)
-    return _with_marker(*good, current_x), _with_marker(*raw, current_x), curve, skipped
+    return _with_marker(good[0], good[1], current_x), _with_marker(raw[0], raw[1], current_x), curve, skipped
 
 
 @lru_cache(maxsize=1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import html
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -59,7 +60,10 @@ def matching_figure(tables: dict[str, pd.DataFrame], titles: dict[str, str], not
     widths = [tables[s].shape[1] for s in names]
     gap = 0.04
     total = 1 - gap * (len(names) - 1)
-    data, shapes, annotations, layout = [], [], [], {}
+    data: list[dict[str, Any]] = []
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    layout: dict[str, Any] = {}
     x0 = 0.0
     zmax = max(float(np.max(f.to_numpy())) for f in tables.values())
     for i, s in enumerate(names):
@@ -97,7 +101,10 @@ def table2_figure(ours: pd.DataFrame, printed: pd.DataFrame, differs: pd.DataFra
     """Two heatmaps of rates in [0, 1] — the paper's measures as rows, P1–P7 as columns — ours
     (left) and the printed Table 2 (right), each cell labelled with two decimals as the paper
     prints them, the cells that differ at that precision outlined (blue) on both sides."""
-    data, shapes, annotations, layout = [], [], [], {}
+    data: list[dict[str, Any]] = []
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    layout: dict[str, Any] = {}
     rows, cols = [str(r) for r in ours.index], [str(c) for c in ours.columns]
     for i, (frame, title, x0, x1) in enumerate(((ours, titles[0], 0.0, 0.48), (printed, titles[1], 0.52, 1.0))):
         ax = "" if i == 0 else "2"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -381,7 +382,8 @@ def _dom(settings: Settings) -> View:
 
 
 # ---------------------------------------------------------------------- 7. ambiguous data
-FUZZY = {"n": 100, "scheme": "share", "classes": 100, "soft": 100, "noise": 0, "seed": 0, "measure": "v_measure"}
+FUZZY: dict[str, Any] = {"n": 100, "scheme": "share", "classes": 100, "soft": 100, "noise": 0, "seed": 0,
+                         "measure": "v_measure"}
 
 
 def _fuzzy(settings: Settings) -> View:

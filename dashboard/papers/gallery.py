@@ -153,7 +153,7 @@ def paper_sections(paper: str, only_open: bool) -> tuple[Section, ...]:
         frame = frame[frame["status"] != "agrees"]
     out = []
     for section, block in frame[frame["paper"] == paper].groupby("section", sort=False):
-        links = {}
+        links: dict[str, dict] = {}
         for link in block["link"]:
             if link is not None:
                 links.setdefault(_link_key(link), link)

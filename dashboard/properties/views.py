@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -229,7 +230,7 @@ def range_curve(keys: tuple[str, ...], log_base: float = math.e, beta: float = 1
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _range_curve(keys: tuple[str, ...], log_base: float, beta: float) -> pd.DataFrame:
-    rows = []
+    rows: list[dict] = []
     for label, make in REFERENCE_SOLUTIONS.items():
         for m in RANGE_CLASSES:
             try:
@@ -257,7 +258,9 @@ def range_figure(curve: pd.DataFrame, keys: list[str]) -> go.Figure:
     """One panel per measure: each reference solution's value against n (log axis)."""
     n = len(keys)
     gap = 0.06
-    data, layout, annotations = [], {}, []
+    data: list[dict] = []
+    layout: dict[str, Any] = {}
+    annotations: list[dict] = []
     sols = list(dict.fromkeys(curve["solution"]))
     groups = {ks: (g["n"].tolist(), g["classes"].tolist(), g["value"].tolist())
               for ks, g in curve.groupby(["key", "solution"], sort=False)}

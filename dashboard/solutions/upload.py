@@ -59,10 +59,13 @@ def _read(files, header: bool) -> list:
                 cache[key] = PanelMessage(problem)
             else:
                 bar = st.progress(0.0, text=f"Reading {md(f.name)} …")
+
+                def reading(x: float, name: str = f.name, bar=bar) -> None:
+                    bar.progress(x, text=f"Reading {md(name)} … {x:.0%}")
+
                 try:
                     cache[key] = mio.read_labels(f.getvalue(), name=f.name, header=header, max_bytes=content_limit(),
-                                                 progress=lambda x, f=f, bar=bar:
-                                                 bar.progress(x, text=f"Reading {md(f.name)} … {x:.0%}")).compact()
+                                                 progress=reading).compact()
                 except ValueError as exc:
                     cache[key] = exc
                 except Exception as exc:  # the reader's own failure on odd input still ends in st.error
@@ -142,7 +145,7 @@ def upload_source() -> SolutionSet | None:
     st.info("Uploaded files stay in this browser session: they do not travel in a link. A copied address "
             "opens this page on *Your files* without them.")
     _restore(f"{PREFIX}_layout", "one", list(LAYOUTS))
-    layout = st.radio("Files", list(LAYOUTS), key=f"{PREFIX}_layout", format_func=LAYOUTS.get)
+    layout = st.radio("Files", list(LAYOUTS), key=f"{PREFIX}_layout", format_func=LAYOUTS.__getitem__)
     _keep(f"{PREFIX}_layout")
     st.caption(limit_caption())
     c1, c2, c3 = st.columns(3)
@@ -188,7 +191,7 @@ def upload_source() -> SolutionSet | None:
             if not cols:
                 st.info("Choose the solution columns.")
                 return None
-            choice = ("one", f.file_id, header, na_values, dropna, gold_col, tuple(cols))
+            choice: tuple = ("one", f.file_id, header, na_values, dropna, gold_col, tuple(cols))
             result = _aligned(choice, lambda: mio.solution_columns(lc, gold_col, [(c, lc, c) for c in cols],
                                                                    dropna=dropna))
             where = f"{md(f.name)}, gold column {md(gold_col)}"

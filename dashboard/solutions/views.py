@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -48,7 +50,7 @@ SOURCES = {"preset": "Paper presets", "real": "Real data runs", "upload": "Your 
 # A mix of the four families: the papers' measures that disagree most often.
 DEFAULT_KEYS = ["v_measure", "nvi", "vi", "ari", "rand", "purity", "f_measure", "vd_n", "bcubed_f"]
 DEFAULT_PRESETS = ["extreme_perfect", "extreme_single_cluster", "extreme_singletons", "extreme_no_knowledge"]
-DEFAULT_REAL = {"sol_data": "iris", "sol_algo": ["kmeans", "ward"], "sol_k": (2, 10), "sol_std": True,
+DEFAULT_REAL: dict[str, Any] = {"sol_data": "iris", "sol_algo": ["kmeans", "ward"], "sol_k": (2, 10), "sol_std": True,
                 "sol_seed": 0}
 RUN_NAMES = {"kmeans": "K-means", "ward": "Ward", "random": "random"}
 # A link (Compare) carries at most this many characters of tables; the tables' own limit is
@@ -66,7 +68,7 @@ class SolutionSet:
     """
 
     key: tuple
-    gold: object
+    gold: Any  # a sequence of labels (list, array or Series)
     solutions: dict
     description: str
     presets: dict = field(default_factory=dict)
@@ -85,7 +87,7 @@ def _set_key(s: SolutionSet) -> tuple:
     return s.key
 
 
-HASH = {SolutionSet: _set_key}
+HASH: dict[Any, Callable[[Any], Any]] = {SolutionSet: _set_key}
 
 
 # ---------------------------------------------------------------- paper presets

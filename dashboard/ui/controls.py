@@ -23,7 +23,7 @@ from dashboard.ui.state import SETTINGS, entered
 _KEPT = "_settings"  # {"log": …, "beta": …} as the reader last set them
 _DEFAULTS = {p.name: p.default for p in SETTINGS}  # nats, β = 1
 _LOG, _BETA = SETTINGS  # their declarations: the choices and the range a link is checked against
-UNITS = dict(zip(_LOG.allowed(), (math.e, 2.0)))  # nats, bits
+UNITS = dict(zip(_LOG.allowed() or (), (math.e, 2.0)))  # nats, bits
 
 
 @dataclass(frozen=True)

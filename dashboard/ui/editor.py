@@ -185,8 +185,8 @@ def table_editor(presets: dict[str, Preset]) -> metrics.Contingency:
     empty_rows, empty_cols = dropped_labels(valid)
     if empty_rows or empty_cols:
         st.info("Empty classes/clusters are ignored by every measure: " + ", ".join(map(md, empty_rows + empty_cols)))
-    text = None if _same_table(valid, preset.frame()) else encode_table(valid)
-    if text is None and not _same_table(valid, preset.frame()):
+    in_link = None if _same_table(valid, preset.frame()) else encode_table(valid)
+    if in_link is None and not _same_table(valid, preset.frame()):
         st.caption("This table is too large to keep in the page's link.")
-    set_param(URL_PARAM, text)
+    set_param(URL_PARAM, in_link)
     return to_contingency(valid)

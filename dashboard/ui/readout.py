@@ -37,6 +37,7 @@ import threading
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -192,7 +193,7 @@ def as_text(frame: pd.DataFrame, columns: Iterable | None = None, percent: Itera
     return out, config, order
 
 
-def text_twin(column, own_config=None) -> tuple[str, dict]:
+def text_twin(column, own_config=None) -> tuple[str, Any]:
     """(name, column config) of the text column that shows number column ``column``: right-aligned,
     under the number column's own label, help and width (``own_config``)."""
     own = own_config if isinstance(own_config, dict) else {}

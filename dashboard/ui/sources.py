@@ -37,8 +37,8 @@ def lab_table(param: str) -> pd.DataFrame | None:
         try:
             table = decode_table(st.query_params[param])
         except ValueError as exc:
-            text = md(str(exc))
-            st.error(f"{text[:1].upper()}{text[1:]}. Edit a table in the Table lab, or choose a preset.")
+            reason = md(str(exc))
+            st.error(f"{reason[:1].upper()}{reason[1:]}. Edit a table in the Table lab, or choose a preset.")
             return None
     if table is None:
         table = st.session_state.get("lab_valid")

@@ -347,7 +347,7 @@ def _declared(name: str) -> Param | None:
 def _drop_derived(decl: PageState) -> None:
     ss = st.session_state
     for key in list(ss.keys()):
-        if any(key == c or (c.endswith("_") and key.startswith(c)) for c in decl.clear):
+        if any(key == c or (c.endswith("_") and str(key).startswith(c)) for c in decl.clear):
             del ss[key]
 
 
@@ -478,7 +478,7 @@ def url_state(name: str, options: Iterable | None = None, default=_UNSET, what: 
     multi = (p.multi if p else isinstance(default, (list, tuple))) if multi is None else multi
     ss = st.session_state
     shadow = ss.setdefault(_SHADOW, {})
-    value = _UNSET
+    value: Any = _UNSET
     if url_is_new(name, multi):
         allowed = list(options) if options is not None else None
         raw = st.query_params.get_all(name) if multi else [st.query_params.get(name)]

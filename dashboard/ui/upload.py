@@ -175,14 +175,18 @@ def _read(uploaded, header: bool, what: str):
             parsed[key] = PanelMessage(problem)
         else:
             bar = st.progress(0.0, text=f"Reading {md(uploaded.name)} …")
+
+            def reading(f: float, name: str = uploaded.name) -> None:
+                bar.progress(f, text=f"Reading {md(name)} … {f:.0%}")
+
+            result: metrics.Contingency | mio.LabelColumns | ValueError
             try:
                 if what == "table":
                     result = mio.contingency_from_table_file(uploaded.getvalue(), name=uploaded.name, header=header,
                                                              max_bytes=content_limit())
                 else:
                     result = mio.read_labels(uploaded.getvalue(), name=uploaded.name, header=header,
-                                             max_bytes=content_limit(), progress=lambda f:
-                                             bar.progress(f, text=f"Reading {md(uploaded.name)} … {f:.0%}")).compact()
+                                             max_bytes=content_limit(), progress=reading).compact()
             except ValueError as exc:
                 result = exc
             except Exception as exc:  # a reader's own failure on odd input still ends in st.error
@@ -227,6 +231,7 @@ def _labels_table(prefix: str, layout: str, header: bool, na_values: tuple[str, 
             gold_col = _column(lc, "Gold class column", 0, f"{prefix}_gold_col", header)
         with c2:
             pred_col = _column(lc, "Cluster column", 1, f"{prefix}_pred_col", header)
+        ids: tuple  # the file ids and chosen columns: the cache key of the table
         gold, pred, names, ids = lc.raw[gold_col], lc.raw[pred_col], (f.name, f.name), (f.file_id, gold_col, pred_col)
     else:
         c1, c2 = st.columns(2)
@@ -263,7 +268,7 @@ def _labels_table(prefix: str, layout: str, header: bool, na_values: tuple[str, 
 def upload_panel(prefix: str) -> metrics.Contingency | None:
     """Upload controls; the table of the chosen file(s), or None (with the reason shown)."""
     _restore(f"{prefix}_layout", "one", list(LAYOUTS))
-    layout = st.radio("Files", list(LAYOUTS), key=f"{prefix}_layout", horizontal=True, format_func=LAYOUTS.get)
+    layout = st.radio("Files", list(LAYOUTS), key=f"{prefix}_layout", horizontal=True, format_func=LAYOUTS.__getitem__)
     _keep(f"{prefix}_layout")
     st.caption(limit_caption())
     _restore(f"{prefix}_header", True)

@@ -119,11 +119,10 @@ def _matching(keys, shape: tuple[float, float]) -> float:
         return 0.0
 
     class _Shape:  # matching_seconds reads only the shape
-        pass
+        def __init__(self, shape: tuple[int, int]) -> None:
+            self.shape = shape
 
-    s = _Shape()
-    s.shape = (int(shape[0]), int(shape[1]))
-    return matching_seconds(s)
+    return matching_seconds(_Shape((int(shape[0]), int(shape[1]))))
 
 
 def _ami(keys) -> bool:
@@ -140,6 +139,7 @@ def null_seconds(t, keys, model: str, samples: int, part: str = "both") -> float
     c = COSTS
     draw = score = once = tables = 0.0   # tables: the Stirling ratios of a chunk's draws
     batched = True  # scored as dense batches (else one table at a time, whose cost is per draw)
+    cells: float  # a count of cells; expected sizes make it fractional for the random partitions
     if model == "perm":
         path = _perm_path(t)
         cells = r * k

@@ -420,6 +420,7 @@ def _throw(row_sizes: np.ndarray, n: int, k: int, rng: np.random.Generator) -> n
     b, r = row_sizes.shape
     if n >= _ITEMS_PER_CELL_FOR_MULTINOMIAL * r * k:
         return rng.multinomial(row_sizes, np.full(k, 1.0 / k))
+    classes: np.ndarray  # one row of class labels shared by every draw, or one row per draw
     if (row_sizes == row_sizes[0]).all():
         classes = np.repeat(np.arange(r), row_sizes[0])
     else:

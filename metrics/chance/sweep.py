@@ -35,7 +35,9 @@ def _table_with_margins(a: np.ndarray, b: np.ndarray) -> Contingency:
     i = j = 0
     while i < a.size and j < b.size:
         x = min(a[i], b[j])
-        rows.append(i), cols.append(j), vals.append(x)
+        rows.append(i)
+        cols.append(j)
+        vals.append(x)
         a[i] -= x
         b[j] -= x
         if a[i] == 0:
@@ -85,8 +87,8 @@ def sweep_seconds(n: int, ks: Iterable[int], measures: Iterable[str] | str | Non
                   n_classes: int = 10, class_sizes=None, samples: int = 100, part: str = "both") -> float:
     """Estimated seconds of one core of :func:`cluster_sweep` with these arguments (``part``:
     "draw" for :func:`sweep_tables`, "score" for :func:`score_sweep`)."""
-    a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
-    return _sweep_cost(int(n), a, ks, measures, model, _check_samples(samples), part)
+    a, k_list = _sweep_margins(n, ks, model, n_classes, class_sizes)
+    return _sweep_cost(int(n), a, k_list, measures, model, _check_samples(samples), part)
 
 
 def _sweep_cost(n: int, a: np.ndarray, ks: list[int], measures, model: str, samples: int, part: str) -> float:
@@ -136,14 +138,14 @@ def cluster_sweep(n: int, ks: Iterable[int], measures: Iterable[str] | str | Non
     ``budget`` (seconds of one core; None: no limit) as in :func:`null_distribution`, for the
     whole sweep (:func:`sweep_seconds`).
     """
-    a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
+    a, k_list = _sweep_margins(n, ks, model, n_classes, class_sizes)
     samples = _check_samples(samples)
     rng = _rng(seed)
     check_log_base(log_base)
     check_beta(beta)
-    deadline = _sweep_guard(int(n), a, ks, measures, model, samples, budget)
-    total, frames = samples * len(ks), []
-    for i, k in enumerate(ks):
+    deadline = _sweep_guard(int(n), a, k_list, measures, model, samples, budget)
+    total, frames = samples * len(k_list), []
+    for i, k in enumerate(k_list):
         t = _table_with_margins(a, balanced_sizes(int(n), k))
 
         def step(done, _, offset=i * samples):
@@ -169,14 +171,14 @@ def sweep_tables(n: int, ks: Iterable[int], model: str = "num1", n_classes: int 
     """The random tables of :func:`cluster_sweep` (same arguments, same seed: the same draws),
     as ``((k, RandomTables), ...)`` in the order of ``ks``, for :func:`score_sweep`.
     ``progress(done, total)`` counts draws over all k; ``budget`` bounds the drawing's cost."""
-    a, ks = _sweep_margins(n, ks, model, n_classes, class_sizes)
+    a, k_list = _sweep_margins(n, ks, model, n_classes, class_sizes)
     samples = _check_samples(samples)
     rng = _rng(seed)
-    deadline = _sweep_guard(int(n), a, ks, None, model, samples, budget, "draw")
+    deadline = _sweep_guard(int(n), a, k_list, None, model, samples, budget, "draw")
     out = []
-    for i, k in enumerate(ks):
+    for i, k in enumerate(k_list):
         t = _table_with_margins(a, balanced_sizes(int(n), k))
-        chunks = _drawn(t, model, samples, rng, progress, deadline, i * samples, samples * len(ks))
+        chunks = _drawn(t, model, samples, rng, progress, deadline, i * samples, samples * len(k_list))
         out.append((k, RandomTables(t, model, samples, chunks)))
     return tuple(out)
 

@@ -98,9 +98,11 @@ class Contingency(TableStats):
     # Coordinates of a grid table, made when first read.
     @cached_property
     def _coo(self):
-        flat = np.flatnonzero(self.grid)
-        n_c = self.grid.shape[1]
-        return flat // n_c, flat % n_c, self.grid.reshape(-1)[flat]
+        grid = self.grid
+        assert grid is not None  # read only for a grid table
+        flat = np.flatnonzero(grid)
+        n_c = grid.shape[1]
+        return flat // n_c, flat % n_c, grid.reshape(-1)[flat]
 
     @cached_property
     def rows(self) -> np.ndarray:
@@ -418,7 +420,9 @@ class Contingency(TableStats):
 
     @property
     def _hist_values(self) -> np.ndarray:
-        return np.arange(self._cell_histogram.size, dtype=np.float64)
+        hist = self._cell_histogram
+        assert hist is not None  # read only where the histogram pays
+        return np.arange(hist.size, dtype=np.float64)
 
     def _entropy(self, sum_xlogx: float) -> float:
         """H = log n − (1/n) Σ x log x, in nats, never negative."""
@@ -547,7 +551,7 @@ class Contingency(TableStats):
         for n, a, b in self._cell_blocks():
             parts = [float(np.sum(x)) for x in per_cell(n, a, b)]
             totals = parts if totals is None else [t + p for t, p in zip(totals, parts)]
-        return tuple(totals)
+        return tuple(totals or ())
 
     def row_max_of(self, per_cell) -> np.ndarray:
         """Per class, the largest value of the array ``per_cell(n, a, b)`` (0 for a row

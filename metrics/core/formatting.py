@@ -63,10 +63,10 @@ def format_number(x, digits: int = SIGNIFICANT_DIGITS) -> str:
     if v.is_integer() and abs(v) < _WHOLE_LIMIT:
         return f"{int(v):,}"
     if abs(v) < _FIXED_FLOOR or abs(v) >= _WHOLE_LIMIT:
-        mantissa, _, exponent = f"{v:.{digits - 1}e}".partition("e")
-        if _exact(float(f"{mantissa}e{exponent}"), v):
+        mantissa, _, power = f"{v:.{digits - 1}e}".partition("e")
+        if _exact(float(f"{mantissa}e{power}"), v):
             mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa}e{int(exponent):+03d}".replace("e+", "e")
+        return f"{mantissa}e{int(power):+03d}".replace("e+", "e")
     exponent = math.floor(math.log10(abs(v)))
     if abs(float(f"{v:.{max(0, digits - 1 - exponent)}f}")) >= 10.0 ** (exponent + 1):
         exponent += 1  # rounding carried into a new digit: 0.99996 prints 1.000, not 1.0000

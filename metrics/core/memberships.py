@@ -69,7 +69,7 @@ def plain_memberships(gold: list, clusters: list) -> Memberships | None:
     return Memberships(*g, *c, len(gold))
 
 
-def _label_codes(entries: list):
+def _label_codes(entries: list) -> tuple[np.ndarray, np.ndarray, list] | None:
     kinds = set(map(type, entries))
     if not kinds <= _LABEL_COLLECTIONS | _SINGLE_LABELS:
         return None

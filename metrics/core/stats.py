@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -45,9 +46,20 @@ class TableStats:
     (cell_sums, row_max_of, row_total).
     """
 
-    # Per-cell sums from one compiled pass, where a table has them (Contingency's big grids);
-    # None makes the measures walk the cells (cell_sums, row_max_of).
-    compiled_cell_stats = None
+    @property
+    def compiled_cell_stats(self) -> tuple[float, float, float, np.ndarray] | None:
+        """Per-cell sums from one compiled pass, where a table has them (Contingency's big
+        grids); None makes the measures walk the cells (cell_sums, row_max_of)."""
+        return None
+
+    if TYPE_CHECKING:  # provided by the subclasses (the class docstring), as numbers or arrays
+        n_classes: Any
+        n_clusters: Any
+        n_cells: Any
+        _h_c_raw: Any
+        _h_k_raw: Any
+        _h_ck_raw: Any
+        _mi_raw: Any
 
     def memo(self, key: str, compute):
         """``compute(self)`` once per table: for costly quantities that more than one
@@ -111,7 +123,7 @@ def comb2_from_histogram(hist: np.ndarray, n: int) -> int:
     return sum(int(h) * math.comb(int(v), 2) for v, h in zip(np.flatnonzero(hist), hist[hist > 0]))
 
 
-def histogram_pays(top: int, n_cells: int) -> bool:
+def histogram_pays(top: float, n_cells: int) -> bool:
     """Whether whole-count cells with largest value ``top`` are better summed by a histogram
     of the values 0 … top (one pass, then one term per distinct value) than cell by cell:
     it bounds the histogram to a few times the cells, however large one count is."""

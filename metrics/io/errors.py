@@ -81,10 +81,10 @@ class MissingLabelsError(ValueError):
             text = rows_text(rows, self.items)
             return f"{text} of {self.gold_source}" if self.gold_source else text
         parts = []
-        for word, rows, total, source in ((gold_word, self.gold_rows, self.gold, self.gold_source),
-                                          (pred_word, self.pred_rows, self.pred, self.pred_source)):
-            if rows:
-                parts.append(f"{rows_text(rows, total)} of {source or 'the ' + word + ' labels'} ({word})")
+        for word, side_rows, total, source in ((gold_word, self.gold_rows, self.gold, self.gold_source),
+                                               (pred_word, self.pred_rows, self.pred, self.pred_source)):
+            if side_rows:
+                parts.append(f"{rows_text(side_rows, total)} of {source or 'the ' + word + ' labels'} ({word})")
         return " and ".join(parts)
 
 

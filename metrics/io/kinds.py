@@ -33,3 +33,10 @@ class FileKind:
     def width(self) -> int:
         """Number of columns of a text file (fields of its first line)."""
         return len(self.first_record)
+
+    @property
+    def text_delimiter(self) -> str:
+        """The delimiter of a text file (the sniff gives every text file one)."""
+        if self.delimiter is None:
+            raise ValueError(f"{self.name} is not a delimited text file")
+        return self.delimiter

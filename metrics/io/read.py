@@ -147,7 +147,7 @@ def file_columns(source, *, header: bool = True, name: str | None = None) -> lis
 
 # ---------------------------------------------------------------------- reading
 def _ragged(message: str, kind: FileKind) -> str:
-    what = {"\t": "tabs", ",": "commas", ";": "semicolons"}[kind.delimiter]
+    what = {"\t": "tabs", ",": "commas", ";": "semicolons"}[kind.text_delimiter]
     m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", message)
     if m:
         expected, line, saw = m.groups()
@@ -222,7 +222,7 @@ def read_text_raw(source, kind: FileKind, header: bool, names: list[str] | None 
     tracked = _Tracked(raw, total)
     stream = io.BufferedReader(tracked, buffer_size=1 << 20)
     content = gzip.GzipFile(fileobj=stream) if kind.compression == "gzip" else stream
-    scanned = _Scanned(content, TextScan(kind.name, kind.delimiter, kind.width, header, limit,
+    scanned = _Scanned(content, TextScan(kind.name, kind.text_delimiter, kind.width, header, limit,
                                          kind.compression == "gzip"), kind.encoding == "utf-16")
     handle = io.BufferedReader(scanned, buffer_size=1 << 20)
     chunks = []

@@ -425,7 +425,7 @@ def open_content(source, kind: FileKind):
     re-encoded as UTF-8, so that delimiters, quotes and line ends are single bytes; close both."""
     # The caller closes both (a context manager here would close the file before it is read).
     raw = io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else open(source, "rb")  # noqa: SIM115
-    stream = gzip.GzipFile(fileobj=raw) if kind.compression == "gzip" else raw
+    stream: io.BufferedIOBase | io.RawIOBase = gzip.GzipFile(fileobj=raw) if kind.compression == "gzip" else raw
     if kind.encoding == "utf-16":
         stream = _Utf8FromUtf16(stream)
     return stream, raw
@@ -439,7 +439,7 @@ def damaged_gzip(name: str) -> str:
 def scan_text(source, kind: FileKind, header: bool, *, limit: int | None = None, sink=None) -> TextLayout:
     """Scan a text file (path or bytes) under the module's rules, on its own (one pass); with
     ``sink``, also write its content there as UTF-8 with LF line ends (outside quoted cells)."""
-    scan = TextScan(kind.name, kind.delimiter, kind.width, header, limit, kind.compression == "gzip", sink)
+    scan = TextScan(kind.name, kind.text_delimiter, kind.width, header, limit, kind.compression == "gzip", sink)
     stream, raw = open_content(source, kind)
     try:
         while chunk := stream.read(BLOCK_BYTES):

@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..core.batch import evaluate_batch
 from ..core.contingency import Contingency
@@ -87,7 +88,7 @@ Progress = Callable[[int, int], None] | None
 def _int(value, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():
-            value = int(value)
+            value = int(float(value))
         else:
             raise ValueError(f"{name} must be a whole number, got {value!r}")
     if value < minimum:
@@ -119,7 +120,7 @@ def ambiguity_profile(n_points: int, scheme: str = "halving", rate=None) -> np.n
         r = _int(rate, "rate", 1)
         return np.full(n, r, dtype=np.int64)
     if scheme == "share":
-        if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0.0 <= rate <= 1.0:
+        if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0.0 <= float(rate) <= 1.0:
             raise ValueError(f"rate must be a share in [0, 1] for the share scheme, got {rate!r}")
         k = round(float(rate) * n)
         return np.concatenate([np.ones(n - k, dtype=np.int64), np.full(k, 2, dtype=np.int64)])
@@ -421,7 +422,7 @@ def _fraction_arg(value, name: str) -> float:
 
 
 # ---------------------------------------------------------------------- number of clusters
-def cluster_count_sweep(gold: Sequence, labelings: Mapping[int, Sequence], measures=None, *,
+def cluster_count_sweep(gold: ArrayLike, labelings: Mapping[int, ArrayLike], measures=None, *,
                         log_base: float = math.e, beta: float = 1.0) -> pd.DataFrame:
     """Measures of one clustering per k against the gold labels: one row per k.
 
@@ -434,13 +435,13 @@ def cluster_count_sweep(gold: Sequence, labelings: Mapping[int, Sequence], measu
     """
     if not isinstance(labelings, Mapping) or not labelings:
         raise ValueError("labelings must map each k to the cluster labels of the items (at least one k)")
-    gold = np.asarray(gold)
+    items = np.asarray(gold)
     tables, rows = [], []
     for k in sorted(labelings):
         labels = np.asarray(labelings[k])
-        if labels.shape != gold.shape:
-            raise ValueError(f"k = {k}: {labels.size} cluster labels for {gold.size} items")
-        t = Contingency.from_labels(gold, labels)
+        if labels.shape != items.shape:
+            raise ValueError(f"k = {k}: {labels.size} cluster labels for {items.size} items")
+        t = Contingency.from_labels(items, labels)
         tables.append(t)
         cv0 = generators.cv(t.row_sums) if t.shape[0] > 1 else math.nan
         cv1 = generators.cv(t.col_sums) if t.shape[1] > 1 else math.nan
@@ -456,7 +457,7 @@ def best_k(sweep: pd.DataFrame, measures: Sequence[str]) -> dict[str, int]:
     direction; the smallest such k on ties)."""
     if "k" not in sweep.columns:
         raise ValueError("sweep must have a 'k' column (from cluster_count_sweep)")
-    out = {}
+    out: dict[str, int] = {}
     for key in measures:
         if key not in sweep.columns:
             raise KeyError(f"measure {key!r} is not a column of the sweep")

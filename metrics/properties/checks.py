@@ -9,9 +9,11 @@ checked on random tables with its evidence.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..core.batch import evaluate_batch
 from ..core.limits import DEFAULT_BUDGET, check_budget
@@ -43,7 +45,7 @@ def _check_trials(trials, keys, budget) -> int:
 _TOL = 1e-9
 
 
-def _close(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _close(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     with np.errstate(invalid="ignore"):
@@ -148,17 +150,19 @@ def _convex_additivity(keys, rng, trials):
         vb = _values(blocks, keys)
         results[orient] = (whole, vw, vb, owner, weight)
     for k in keys:
-        entry = {"holds": True, "checked": len(cases), "orientations": {}, "evidence": None}
+        orientations: dict[str, bool] = {}
+        entry: dict[str, Any] = {"holds": True, "checked": len(cases), "orientations": orientations,
+                                 "evidence": None}
         for orient, (whole, vw, vb, owner, weight) in results.items():
             combined = np.bincount(owner, weights=vb[k].to_numpy() * weight, minlength=len(whole))
             with np.errstate(invalid="ignore"):
                 ok = _close(vw[k].to_numpy(), combined)
-            entry["orientations"][orient] = bool(ok.all())
+            orientations[orient] = bool(ok.all())
             if not ok.all() and entry["evidence"] is None:
                 i = int(np.flatnonzero(~ok)[0])
                 entry["evidence"] = {"orientation": orient, "table": _frame(whole[i]), "value": float(vw[k][i]),
                                      "weighted_sum_of_blocks": float(combined[i])}
-        entry["holds"] = all(entry["orientations"].values())
+        entry["holds"] = all(orientations.values())
         out[k] = entry
     return out
 
@@ -201,7 +205,7 @@ def _table_of(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def _metric_axioms(keys, rng, trials):
     """Identity, symmetry and the triangle inequality on random triples of labelings."""
     keys = tuple(k for k in keys if MEASURES[k].direction == "lower")
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     if not keys:
         return out
     # Triples of labelings of 3–10 items with 1–4 labels, built as padded 4×4 tables.
@@ -238,7 +242,7 @@ def _metric_axioms(keys, rng, trials):
                                     "(Y,Z)": _frame(_table_of(triples[i][y], triples[i][z])),
                                     "(X,Z)": _frame(_table_of(triples[i][x], triples[i][z]))}}
             tri_ok &= ok
-        entry = {}
+        entry: dict[str, Any] = {}
         ev = None
         if not identity.all():
             i = int(np.flatnonzero(~identity)[0])

@@ -107,7 +107,7 @@ def _grid_values(keys: tuple[str, ...], n: float, grid: tuple, log_base: float, 
         key = key * levels.size + codes.ravel()
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     unique = canon[first]
-    tables = generators.dom_tables(*unique.T, n=n)
+    tables = generators.dom_tables(**dict(zip(_PARAMS, unique.T)), n=n)
     frame = evaluate_batch(tables, list(keys), log_base=log_base, beta=beta)
     out = np.full((probe.shape[0], len(keys)), np.nan)
     out[realizable] = frame.to_numpy()[inverse.ravel()]
@@ -163,11 +163,8 @@ def _property_steps(prop: str, params: dict, values: np.ndarray, realizable: np.
     ``holds`` over steps × measures (meaningful where ``applies``)."""
     names = list(params)
     axis = names.index(_AXIS[prop])
-    lo = [slice(None)] * len(names)
-    hi = [slice(None)] * len(names)
-    lo[axis] = slice(0, -1)
-    hi[axis] = slice(1, None)
-    lo, hi = tuple(lo), tuple(hi)
+    lo = tuple(slice(0, -1) if d == axis else slice(None) for d in range(len(names)))
+    hi = tuple(slice(1, None) if d == axis else slice(None) for d in range(len(names)))
     p0 = {k: v[lo] for k, v in params.items()}
     p1 = {k: v[hi] for k, v in params.items()}
     applies = realizable[lo] & realizable[hi]
@@ -195,7 +192,8 @@ def _property_steps(prop: str, params: dict, values: np.ndarray, realizable: np.
         exempt = {"P4": ku == 1, "P5": p0["n_noise_clusters"] == 0, "P7": p0["n_noise_classes"] == 0}[prop]
         holds = worse | (tie & exempt[..., None])
     idx = np.indices(realizable.shape)
-    return applies, holds, tuple(i[lo] for i in idx), tuple(i[hi] for i in idx)
+    axes = range(idx.shape[0])
+    return applies, holds, tuple(idx[d][lo] for d in axes), tuple(idx[d][hi] for d in axes)
 
 
 def dom_property_rates(measures=None, n: float = PROPERTY_GRID_N, grid: Mapping | None = None, *,

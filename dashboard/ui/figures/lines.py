@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -48,7 +49,7 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
     xv, yv = frame[x].to_numpy(), frame[y].to_numpy()
     groups = {(k if isinstance(k, tuple) else (k,)): idx
               for k, idx in frame.groupby([panel, series] if panel else [series], sort=False).indices.items()}
-    shown_x = {}   # x value → its format_number text (x values repeat across lines)
+    shown_x: dict[Any, str] = {}   # x value → its format_number text (x values repeat across lines)
 
     def fmt_x(v) -> str:
         text = shown_x.get(v)
@@ -59,7 +60,10 @@ def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str 
     # The hover names x by the axis title's first line, y by its title (if any).
     hover_x = (x_title or x).split("<br>")[0].replace("%", "&#37;")
     hover_y = f"{y_title.replace('%', '&#37;')} = " if y_title else ""
-    data, shapes, annotations, layout = [], [], [], {}
+    data: list[dict[str, Any]] = []
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    layout: dict[str, Any] = {}
     for i, p in enumerate(panels):
         ax, (x0, x1), (y0, y1) = panel_domains(i, cols, nrows, gap_x, gap_y)
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "type": "log" if log_x else "linear",

@@ -27,6 +27,7 @@ so labels on a device and the same labels in numpy give the same table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -189,8 +190,8 @@ class _TorchOps:
 class DeviceLabels:
     """A 1-D labeling in another array library, with the operations to count it."""
 
-    array: object
-    ops: object
+    array: Any
+    ops: _TorchOps | _ArrayApiOps
     name: str
 
     @property
@@ -217,6 +218,7 @@ class Counted:
 
 def check_labels(x, name: str) -> DeviceLabels:
     """``x`` as a labeling to count on its device; ``ValueError`` if it is not 1-D."""
+    ops: _TorchOps | _ArrayApiOps
     if _is_torch(x):
         import sys
 

@@ -268,7 +268,8 @@ def max_weight_assignment(w):
                 dmin = d[cols[up]]
                 up += 1
                 for k in range(up, n):
-                    j = np.uint64(cols[k])
+                    # numba types j unsigned here (no wraparound check on the loads).
+                    j = np.uint64(cols[k])  # type: ignore[assignment]
                     h = d[j]
                     if h <= dmin:
                         if h < dmin:
@@ -295,14 +296,14 @@ def max_weight_assignment(w):
             row = w[i]
             base = top - u1
             for k in range(up, n):
-                j = np.uint64(cols[k])
+                j = np.uint64(cols[k])  # type: ignore[assignment]  # unsigned on purpose (above)
                 h = base - np.int64(row[j]) - v[j]
                 if h < d[j]:
                     d[j] = h
                     pred[j] = i
                     if h == dmin:
                         if row_of[j] < 0:
-                            end = np.int64(j)
+                            end = np.int64(j)  # type: ignore[assignment]  # numba: one integer type
                             break
                         cols[k] = cols[up]
                         cols[up] = j

@@ -20,6 +20,8 @@ per possible cell than per item); beyond that the caller counts distinct keys in
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 
 __all__ = ["KERNELS", "kernel", "compiled_kernels", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing"]
@@ -35,7 +37,7 @@ _GUESS_PREFIX = 1 << 16
 # None: numba where installed, numpy otherwise. Tests and benchmarks set "numpy" or
 # "numba" to run one kernel.
 FORCE_KERNEL: str | None = None
-_numba = None
+_numba: ModuleType | bool | None = None
 
 
 def _numba_kernels():

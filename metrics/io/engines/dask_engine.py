@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -84,7 +84,7 @@ def read_dask(paths, columns: Iterable[str], *, header: bool = True):
         sep, encoding, names = _EXT_SEP.get(ext), "utf-8", None
     if fmt == "parquet":
         return dd.read_parquet(paths, columns=columns)
-    kw = {"header": 0 if header else None}
+    kw: dict[str, Any] = {"header": 0 if header else None}
     if names is not None:
         kw["names"] = names
     # Compressed and UTF-16 files cannot be cut into byte ranges: one partition per file.

@@ -132,7 +132,7 @@ class _Scans:
         # (safe here: the scan refused every unclosed quote, and the count is checked).
         parallel = not layout.quoted_line_breaks
         scan = (f"read_csv({_sql_str(path)}, auto_detect = false, header = {str(header).lower()}, "
-                f"delim = {_sql_str(kind.delimiter)}, quote = '\"', escape = '\"', columns = {spec}, "
+                f"delim = {_sql_str(kind.text_delimiter)}, quote = '\"', escape = '\"', columns = {spec}, "
                 f"nullstr = {_sql_str(null_text)}, null_padding = true, strict_mode = true, "
                 f"max_line_size = {max_line}, compression = '{compression}', parallel = {str(parallel).lower()}, "
                 # Blank lines before the header: DuckDB would take the first as the header.

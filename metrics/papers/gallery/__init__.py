@@ -35,6 +35,7 @@ One module per paper (:mod:`~.rosenberg2007`, :mod:`~.reichart2009`, :mod:`~.dom
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import pandas as pd
@@ -56,13 +57,13 @@ def gallery_rows(directory: str | Path | None = None, papers: Iterable[str] | No
     limits the rows to some of :data:`PAPERS`. Raises ``ValueError`` naming a file that is
     missing or malformed, ``KeyError`` for an unknown paper.
     """
-    directory = ASSET_DIR if directory is None else Path(directory)
+    folder: Traversable = ASSET_DIR if directory is None else Path(directory)
     chosen = list(PAPERS) if papers is None else list(papers)
     unknown = [p for p in chosen if p not in PAPERS]
     if unknown:
         raise KeyError(f"unknown paper(s) {unknown}; known: {', '.join(PAPERS)}")
-    builders = {"rh2007": lambda: _rh_rows(directory), "rr2009": lambda: _rr_rows(directory),
-                "dom2001": _dom_rows, "utt2014": lambda: _utt_rows(directory), "wu2009": lambda: _wu_rows(directory)}
+    builders = {"rh2007": lambda: _rh_rows(folder), "rr2009": lambda: _rr_rows(folder),
+                "dom2001": _dom_rows, "utt2014": lambda: _utt_rows(folder), "wu2009": lambda: _wu_rows(folder)}
     rows = []
     for p in PAPERS:
         if p in chosen:

@@ -14,7 +14,7 @@ def _dom_rows() -> list[dict]:
     tables = {"perfect": generators.perfect(sizes), "single cluster": generators.single_cluster(sizes),
               "singletons": generators.singletons(sizes), "no knowledge": generators.no_knowledge(sizes, [4, 4, 4])}
     q0 = {name: _value("q0", t) for name, t in tables.items()}
-    best = min(q0, key=q0.get)
+    best = min(q0, key=q0.__getitem__)
     note = "On 12 items in classes of 6, 3 and 3 (the app's extreme-case presets), in nats."
     link = _link("table_lab", "The perfect clustering in the Table lab", preset="extreme_perfect")
     rows = [

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from .. import generators
 from .common import _claim, _link, _load, _row, _value
 
 
-def _rr_rows(directory: Path) -> list[dict]:
+def _rr_rows(directory: Traversable) -> list[dict]:
     paper = "rr2009"
     rr = _load(directory, "reichart2009_table1.json")
     rows = []

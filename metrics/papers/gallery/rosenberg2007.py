@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from .. import generators
 from .common import _differences, _link, _load, _row, _table_link, _value, judge
 
 
-def _rh_rows(directory: Path) -> list[dict]:
+def _rh_rows(directory: Traversable) -> list[dict]:
     paper = "rh2007"
     rows = []
     fig2 = _load(directory, "rosenberg2007_figure2.json")

@@ -5,7 +5,7 @@ experiments recomputed.
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 import numpy as np
 
@@ -19,7 +19,7 @@ _EXP1_SIZES, _EXP1_REPEATS = (4, 8, 16, 32, 64, 128), 10
 _EXP3_POINTS, _EXP3_STEPS = 120, 6
 
 
-def _utt_rows(directory: Path) -> list[dict]:
+def _utt_rows(directory: Traversable) -> list[dict]:
     paper = "utt2014"
     utt = _load(directory, "utt2014_example.json")
     more = _load(directory, "utt2014_section4_5.json")

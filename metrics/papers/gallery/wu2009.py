@@ -5,7 +5,7 @@ and properties recomputed.
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from .common import _claim, _differences, _link, _load, _row
 _WU_PROPS = {"P1": "symmetry", "P2": "n-invariance", "P3": "convex additivity", "P4": "left-domain-complete",
              "P5": "right-domain-complete"}
 
-def _wu_rows(directory: Path) -> list[dict]:
+def _wu_rows(directory: Traversable) -> list[dict]:
     paper = "wu2009"
     wu = _load(directory, "wu2009_tables3_4.json")
     base = wu["log_base"]
@@ -111,7 +111,7 @@ def _wu_rows(directory: Path) -> list[dict]:
                             "max-based ones are unchanged too: " + ", ".join(same_all) + " — as Wu et al.'s "
                             "explanation ('both use maximum functions') predicts.", link=link10))
     diffs = {s: abs(v10["I"][k] - v10["II"][k]) for s, k in norm.items()}
-    most = max(diffs, key=diffs.get)
+    most = max(diffs, key=diffs.__getitem__)
     rows.append(_claim(paper, "§5.2 (Table 11, not in the extracted text)",
                        "VI_n is the most sensitive measure (largest difference between I and II)", "VI_n",
                        f"{most}: |Δ| = {format_number(diffs[most])} (next: "

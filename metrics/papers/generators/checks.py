@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
+from typing import cast
 
 import numpy as np
 
@@ -13,7 +14,7 @@ import numpy as np
 def _count(value, name: str, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():
-            value = int(value)
+            value = int(float(value))
         else:
             raise ValueError(f"{name} must be an integer, got {value!r}")
     value = int(value)
@@ -25,7 +26,7 @@ def _count(value, name: str, minimum: int = 0) -> int:
 def _fraction(value, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
-    if not 0.0 <= value <= 1.0:
+    if not 0.0 <= float(value) <= 1.0:
         raise ValueError(f"{name} must lie in [0, 1], got {value}")
     return float(value)
 
@@ -33,7 +34,7 @@ def _fraction(value, name: str) -> float:
 def _positive(value, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return value
+    return cast(float, value)  # as given: an integer n stays an integer
 
 
 def _sizes(sizes, name: str, *, integer: bool = False, min_len: int = 1) -> np.ndarray:
@@ -65,7 +66,7 @@ def _rng(seed) -> np.random.Generator:
         return seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer, None or a numpy Generator, got {seed!r}")
-    return np.random.default_rng(seed)
+    return np.random.default_rng(None if seed is None else int(seed))
 
 
 def largest_remainder(values, total=None, axis: int = -1) -> np.ndarray:

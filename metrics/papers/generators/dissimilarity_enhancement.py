@@ -165,6 +165,7 @@ def _checked_memberships(gold, clusters, mode) -> Memberships:
             raise ValueError("empty input: gold and clusters hold no items")
         Contingency.from_memberships(gold, clusters, mode=mode)  # refuses a missing label (NaN/None)
         m = plain_memberships(gold, clusters)                 # tuples of good labels now: never None
+        assert m is not None
     return m
 
 

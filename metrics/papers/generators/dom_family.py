@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -275,11 +276,12 @@ def dom_each(settings: Sequence[Mapping], *, integer: bool = False) -> list[Cont
             tables = dom_tables(c[keep], k[keep], kn[keep], cn[keep], e1[keep], e2[keep], e3[keep], ns)
             for b, j in enumerate(keep.tolist()):
                 r = rows[j]
-                out[batch[j]] = _dom_contingency(tables[b], r[0], r[1], r[2], r[3], r[7], integer)
+                out[batch[j]] = _dom_contingency(tables[b], int(r[0]), int(r[1]), int(r[2]), int(r[3]), r[7],
+                                                 integer)
     for i, setting in enumerate(settings):
         if out[i] is None:
             try:
                 out[i] = dom(**setting, integer=integer)
             except ValueError as exc:
                 out[i] = exc
-    return out
+    return cast(list[Contingency | ValueError], out)  # every slot is filled now
