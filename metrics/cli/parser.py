@@ -117,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--na-values", type=_texts, default=(), metavar="TEXT,TEXT,…",
                        help="texts that mean 'no label', e.g. NA,NaN,null (default: none — every text is a "
                        "label, only empty cells are missing); compared with whole cells, case-sensitive")
+    score.add_argument("--noise", metavar="LABEL",
+                       help="the label of the clustering's noise items (DBSCAN's -1), read as --noise-as says")
+    score.add_argument("--noise-as", choices=("cluster", "singletons", "exclude"), default="cluster",
+                       help="noise items as one cluster (default: the labels as they are), each a cluster of "
+                       "its own, or left out of the table (needs --noise)")
     score.add_argument("--measures", type=_measure_keys, metavar="K1,K2,…",
                        help="registry keys to compute (default: all that apply)")
     score.add_argument("--log-base", type=_log_base, default=math.e, metavar="B",

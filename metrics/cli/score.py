@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .. import io as mio
 from ..core.contingency import Contingency
+from ..core.labels import find_noise_label, table_with_noise
 from ..core.registry import evaluate
 from ..solutions import compare_solutions
 from .output import Progress, Scores, format_scores
@@ -175,7 +176,21 @@ def _score(args) -> int:
         return _score_files(args)
 
 
+def _noise_note(args, tables: dict) -> None:
+    """Say on stderr how many items each solution labels as noise, and how they were read."""
+    if args.quiet:
+        return
+    for name, t in tables.items():
+        count, share, coverage = (t["count"], t["share"], t["coverage"]) if isinstance(t, dict) else (
+            t.noise_count, t.noise_share, t.coverage)
+        kept = f", {coverage:.1%} of the items scored" if args.noise_as == "exclude" else ""
+        sys.stderr.write(f"{PROG}: note: {name}: {count:,} noise item(s) labelled {args.noise} ({share:.1%}), "
+                         f"read as {args.noise_as}{kept}\n")
+
+
 def _score_files(args) -> int:
+    if args.noise is None and args.noise_as != "cluster":
+        raise UsageError(f"--noise-as {args.noise_as} needs --noise LABEL, the label of the noise items (e.g. -1)")
     preds = list(args.pred or [])
     args.pred = preds[0] if len(preds) == 1 else None  # one PRED file: the one-solution path below
     if args.table is None and args.gold is not None:
@@ -201,6 +216,10 @@ def _score_files(args) -> int:
     else:
         table, name = _table_from_label_files(args, progress)
 
+    if args.noise is not None:
+        label = find_noise_label(table.col_labels, args.noise)
+        table = table_with_noise(table, args.noise if label is None else label, args.noise_as)
+        _noise_note(args, {name: table})
     progress.stage(f"computing measures for {table.shape[0]} classes × {table.shape[1]} clusters, n = {table.n}")
     values = evaluate(table, args.measures, log_base=args.log_base, beta=args.beta)
     progress.stage("done")
@@ -319,9 +338,12 @@ def _score_solutions(args, preds: list[str], columns: list[str]) -> int:
     sc = _read_solutions(args, preds, columns)
     progress.stage(f"computing measures for {len(sc.names)} solutions, n = {len(sc)}")
     frame = compare_solutions(sc.gold, sc.solutions, args.measures, log_base=args.log_base, beta=args.beta,
+                              noise=args.noise, noise_as=args.noise_as,
                               progress=lambda done, total: progress.fraction(done / total, "scoring solutions"),
                               budget=args.budget)
     progress.stage("done")
+    if args.noise is not None:
+        _noise_note(args, frame.attrs["noise"])
     clusters = {name: int(sc.solutions[name].nunique(dropna=False)) for name in frame.index}
     scores = Scores(frame, len(sc), int(sc.gold.nunique(dropna=False)), clusters, sc.left_out,
                     frame.attrs.get("why_not", {}))
