@@ -24,7 +24,8 @@ else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["as_1d_labels", "factorize_labels", "sorted_codes", "compact_limit", "own_labels", "NOISE_READINGS",
-           "check_noise", "noise_mask", "count_with_noise", "table_with_noise"]
+           "check_noise", "noise_mask", "count_with_noise", "table_with_noise",
+           "find_noise_label"]
 
 
 def as_1d_labels(labels, name: str):
@@ -285,3 +286,21 @@ def table_with_noise(t, noise, noise_as: str):
     cells = sparse.coo_matrix((vals, (rows, cols)), shape=(t.shape[0], len(labels)))
     new = type(t).from_table(cells, list(t.row_labels), labels)
     return _report(new, noise, noise_as, count, float(t.n))
+
+
+def find_noise_label(labels, token="-1"):
+    """The label among ``labels`` (a sequence of distinct labels: a table's clusters, a column's
+    values) that is the noise label ``token`` — the same text, or the same number (-1 and "-1"
+    both name DBSCAN's noise, whether a file was read as text or numbers) — or None."""
+    text = str(token).strip()
+    try:
+        number = float(text)
+    except ValueError:
+        number = None
+    for label in labels:
+        if isinstance(label, (bool, np.bool_, tuple)):
+            continue
+        if str(label) == text or (number is not None and isinstance(label, (int, float, np.integer, np.floating))
+                                  and label == number):
+            return label
+    return None
