@@ -141,3 +141,15 @@ def test_a_fractional_noise_cluster_cannot_be_split():
     assert table_with_noise(t, -1, "cluster").noise_count == 2.5
     with pytest.raises(ValueError, match="fractional"):
         table_with_noise(t, -1, "singletons")
+
+
+def test_the_noise_label_is_found_as_text_or_number():
+    from metrics.core.labels import find_noise_label
+
+    assert find_noise_label(["-1", "1", "2"], -1) == "-1"
+    assert find_noise_label(np.array([-1, 0, 3]), "-1") == -1
+    assert find_noise_label([0.0, -1.0], "-1") == -1.0
+    assert find_noise_label(["a", "noise"], "noise") == "noise"
+    assert find_noise_label([0, 1, 2], "-1") is None
+    assert find_noise_label([True, (-1, 3)], "-1") is None   # a boolean is no -1; a singleton's label neither
+    assert find_noise_label([0, 5], "0") == 0
