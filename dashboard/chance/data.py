@@ -193,7 +193,7 @@ def sweep_summary(n: int, n_classes: int, model: str, samples: int, seed: int, l
 
     The random tables are drawn once (:func:`sweep_tables`), and each measure is scored the first
     time a page asks for it, then kept (:func:`_sweep_scores`): a new sweep costs the measures on
-    show, not all forty (0.06 against 0.15 s of scoring at n = 10^4), and choosing another measure
+    show, not all forty (a fraction of the scoring: docs/performance.md), and choosing another measure
     scores that one alone. A measure without a unit or a β is scored once for every unit and β;
     a new β scores only V_β's columns, from their kept β-free parts. The rows come out as
     ``cluster_sweep`` gives them: by k, then in registry order."""

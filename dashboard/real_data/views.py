@@ -106,9 +106,9 @@ def _ward_cuts(key: str, standardize: bool) -> np.ndarray:
 def _threads():
     """scikit-learn's thread pools (``threadpoolctl``), found once. K-means runs its Lloyd
     iterations on one OpenMP thread: on data this small the pool's threads mostly spin-wait,
-    which costs about five times the CPU of one thread (measured on a 2-core server: 8 ms
-    against 40–50 ms per fit), and one thread adds the chunks' sums in a fixed order, so the
-    labels no longer depend on the server's number of cores."""
+    which costs several times the CPU of one thread (docs/performance.md), and one thread
+    adds the chunks' sums in a fixed order, so the labels no longer depend on the server's
+    number of cores."""
     from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController()

@@ -2,14 +2,14 @@
 
 **One BLAS thread.** NumPy and SciPy each ship OpenBLAS, which by default starts a thread per core
 for every matrix product large enough and keeps them spinning while they wait for work. A Streamlit
-server already runs one script thread per session; on the 2-core machines the app is meant for, the
+server already runs one script thread per session; on the small servers the app is meant for, the
 spinning threads burned several times the CPU of the work itself (the Fuzzy lab's dissimilarity
-products: 15 ms of CPU per table with the default threads, 1 ms with one — benchmarks/bench_dashboard.py
-measures the server's CPU). Concurrent sessions are the parallelism a server needs.
+products; benchmarks/bench_dashboard.py measures the server's CPU, docs/performance.md has the
+figures). Concurrent sessions are the parallelism a server needs.
 
 **No "run it with streamlit run" check.** Before the first element of the process, Streamlit checks
 whether it runs in a Python REPL, to print a hint; the check is ``inspect.stack()``, which reads the
-source of every frame on the stack: about 0.2 s of CPU in the first page load after a server start.
+source of every frame on the stack: a noticeable share of the first page load's CPU after a start.
 This module is only imported by ``dashboard/app.py`` under ``streamlit run``, where the hint never
 applies; marking it shown skips the check (a no-op should the private flag go in a later Streamlit).
 

@@ -120,7 +120,7 @@ def _log_keep(k: int) -> np.ndarray:
 def _stirling_ratio_exact(n: int, k: int) -> float:
     """S(n−1, k) / S(n, k), correctly rounded: k!·S(m, k) = Σ_i (−1)^i C(k, i) (k − i)^m for
     m = n − 1 and m = n, whose terms share the power (k − i)^(n−1) (one big power per term
-    instead of two; the k! cancels). n = 10^4, k = 100: 29 ms instead of 57."""
+    instead of two; the k! cancels), which halves the work."""
     num = den = 0
     for i in range(k + 1):
         term = math.comb(k, i) * (k - i) ** (n - 1)
@@ -409,8 +409,9 @@ def random_tables_num(row_sizes, k: int, rng: np.random.Generator) -> np.ndarray
     return tables
 
 
-# numpy draws a multinomial cell in 100–170 ns (a binomial each), a uniform label and counts it in
-# about 4.5 ns: rows are drawn as multinomials from this many items a cell on.
+# numpy draws a multinomial cell (a binomial each) at a few dozen times the cost of throwing one
+# uniform label and counting it: rows are drawn as multinomials from this many items a cell on
+# (the costs: benchmarks/bench_cost_model.py, docs/performance.md).
 _ITEMS_PER_CELL_FOR_MULTINOMIAL = 30
 
 

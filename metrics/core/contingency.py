@@ -511,7 +511,7 @@ class Contingency(TableStats):
         block of rows at a time for a grid. The blocks keep each temporary of a
         10^6-cell table at 512 KiB — reused by the allocator — instead of a fresh 8 MB
         array per operation, whose page faults cost more than its arithmetic (F, BCubed
-        and the element-centric similarity of a 1000 × 1000 grid: 25 → 8 ms)."""
+        and the element-centric similarity of a big grid; figures in docs/performance.md)."""
         a = self.row_sums.astype(np.float64, copy=False)
         b = self.col_sums.astype(np.float64, copy=False)
         if self.grid is None:
@@ -530,9 +530,9 @@ class Contingency(TableStats):
         (:func:`metrics.core.kernels.compiled.grid_cell_stats`); None for other tables or without
         numba. BCubed, the element-centric similarity and F read it where it is not None and
         walk the cells in blocks (:meth:`cell_sums`, :meth:`row_max_of`) otherwise: the same
-        values up to rounding (tested against each other), at a fifth of the time on a
-        1000 × 1000 grid (13.5 → 2.4 ms), whose blocks pay for float copies and temporaries of
-        every cell."""
+        values up to rounding (tested against each other), in a fraction of the time on a big
+        grid, whose blocks pay for float copies and temporaries of every cell
+        (docs/performance.md)."""
         if self.grid is None or self.grid.size < _COMPILED_CELLS:
             return None
         kernels = counting.compiled_kernels()

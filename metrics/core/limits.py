@@ -75,14 +75,13 @@ work, and ``Deadline(budget)``'s ``check(what)`` between chunks::
 
 The cost model
 --------------
-Seconds of one core per operation, measured on this project's 2-core machine (Python 3.11,
-numpy 2.4, scipy 1.17) by ``benchmarks/bench_cost_model.py``, which times each guarded
-operation over a range of sizes (thread CPU time, best of three) and prints the estimate
-beside the measured time: on its 60 cases (every random model, tables from 2 × 2 to
+Seconds of one core per operation, measured by ``benchmarks/bench_cost_model.py``, which
+times each guarded operation over a range of sizes (thread CPU time, best of three) and
+prints the estimate beside the measured time, on every random model, tables from 2 × 2 to
 600 × 600 and from 100 to 3·10^9 items, sweeps, evaluate up to 30,000 × 30,000, many
-solutions, the property checks) the estimate lies between 0.5 and 3.5 times the measurement,
-mostly above it. A machine a few times slower still finishes within the run's deadline
-(:data:`OVERRUN` budgets).
+solutions and the property checks (how close the estimates come: docs/performance.md). The
+estimates err on the high side, and a machine a few times slower still finishes within the
+run's deadline (:data:`OVERRUN` budgets).
 """
 
 from __future__ import annotations

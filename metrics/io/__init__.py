@@ -113,10 +113,8 @@ __all__ = [
 
 #: Input size (bytes of text once expanded, all files together: :func:`content_size`, so that
 #: 1 MB of gzip holding 1 GiB counts as 1 GiB) from which the CLI's ``auto`` engine uses DuckDB
-#: instead of pandas. Below it pandas is as fast (DuckDB's import
-#: and query planning cost ~0.2 s) and keeps labels in order of appearance; above it
-#: pandas' memory grows with the number of items while DuckDB's follows the number
-#: of cells. Measured (benchmarks/bench_io.py, 2 cores): 10^7 rows of int64 labels,
-#: a 34 MiB Parquet file, take 2.3 s / 330 MB with DuckDB and 2.5 s / 640 MB with
-#: pandas; 10^8 rows in 1000 × 1250 cells take 4.1 s / 310 MB against 6.9 s / 4.4 GB.
+#: instead of pandas. Below it pandas is as fast (DuckDB's import and query planning cost
+#: a fixed fraction of a second); above it pandas' memory grows with the number of items
+#: while DuckDB's follows the number of cells (benchmarks/bench_io.py; the figures are in
+#: docs/performance.md).
 DUCKDB_THRESHOLD_BYTES = 32 * 2**20

@@ -38,7 +38,7 @@ else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
 __all__ = ["expected_mutual_information", "expected_mi_from_sizes", "expected_mi_batch", "emi_terms",
            "EMI_TERM_BUDGET", "emi_out_of_budget"]
 
-# EMI_TERM_BUDGET (metrics.core.limits): about 5·10^7 terms take ~3 s here; beyond, AMI is left out
+# EMI_TERM_BUDGET (metrics.core.limits): a few seconds of terms (docs/performance.md); beyond, AMI is left out
 # rather than stall a session (n ≳ 10^8 per class and cluster: the window grows like √n).
 
 _LOG_DELTA = 30 * math.log(10)  # tail mass ignored on each side: 1e-30

@@ -69,8 +69,8 @@ def grid_summary(grid, cap):
     constructor refuses negative cells), so a cell below ``cap`` indexes the histogram.
 
     numpy needs seven passes for these (two sums, two maxima, a count of non-zeros, a
-    max and a bincount that first widens the grid to int64): 4.7 ms on a 1000 × 1000
-    int32 grid against 1.3–1.9 ms here. The histogram is kept four times over, one copy
+    max and a bincount that first widens the grid to int64); here they are one
+    (docs/performance.md). The histogram is kept four times over, one copy
     per column residue, so that runs of equal counts do not wait on each other's store.
     """
     n_rows, n_cols = grid.shape
@@ -292,7 +292,7 @@ def max_weight_assignment(w):
             # The hot loop (about 60 settled columns per free row, each relaxing the
             # ~800 columns not yet reached): one row, the offset hoisted, and unsigned
             # column indices, which spare numba's negative-index wraparound on each of
-            # the four loads (a fifth less time on 1000 x 1000 count tables).
+            # the four loads.
             row = w[i]
             base = top - u1
             for k in range(up, n):

@@ -163,8 +163,8 @@ def count_grid_guessing(a: np.ndarray, b: np.ndarray, max_cells: int, max_label:
     # missing from the prefix (labels in random order) grows the grid once, to its exact size:
     # a doubled side would double the cells that the random increments scatter over, and the
     # time they take. The prefix is long enough that labels in random order rarely leave it
-    # (a regrowth copies the grid into fresh pages: 10^7 labels, 1000 × 1000, from a 2^12
-    # prefix with doubling 27 ms, from this one 20 ms). Labels that keep growing (sorted
+    # (a regrowth copies the grid into fresh pages, which costs more than a longer prefix).
+    # Labels that keep growing (sorted
     # ones) regrow it O(log n) times, each label being read at most twice. Only a label that
     # rules the grid out (negative, or too large for a grid) makes the rest be measured, to
     # report the bounds.

@@ -63,7 +63,8 @@ def _distinct_draws(n_classes: int, rates: np.ndarray, rng) -> np.ndarray:
     All points at once, column by column: draw c takes u uniform on 0..n−1−c and steps it past
     each class the point already drew, in increasing order (u ≥ v: u + 1), which maps it onto
     the n − c classes left. Points whose rate is below c draw on as well and ignore the rest of
-    their row. A point-by-point ``rng.choice(n, r, replace=False)`` cost 17 µs a point."""
+    their row: no Python loop over the points, as a point-by-point
+    ``rng.choice(n, r, replace=False)`` would be."""
     width = int(rates.max())
     out = np.empty((rates.size, width), dtype=np.int64)
     for c in range(width):
