@@ -1,4 +1,4 @@
-"""Run the fuzzing properties of tests/test_fuzz.py with a large example budget.
+"""Run the fuzzing properties of tests/fuzz/test_fuzz.py with a large example budget.
 
     python benchmarks/bench_fuzz.py                 # "thorough" profile: 10^4 examples per property
     python benchmarks/bench_fuzz.py --examples 2000 # a shorter run
@@ -9,7 +9,7 @@ other outside pytest, and prints for each the number of examples it really check
 (counted by the property itself, not by Hypothesis' budget), the time, and the
 falsifying example of any failure. Exit status 1 if any property failed.
 
-The known problems of metrics core that tests/test_fuzz.py marks xfail are reported
+The known problems of metrics core that tests/fuzz/test_fuzz.py marks xfail are reported
 here too, as "known problem: still present" (or "FIXED" once they pass).
 """
 
@@ -34,6 +34,7 @@ def main(argv=None) -> int:
 
     os.environ["HYPOTHESIS_PROFILE"] = args.profile
     sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(TESTS / "fuzz"))
     import conftest  # noqa: F401  registers and loads the profiles
     from hypothesis import HealthCheck, settings
 

@@ -3,7 +3,7 @@
 * every hard limit is defined once, in metrics.core.limits, and the modules that enforce it use that value;
 * scipy's perm sampler is never called beyond the items it supports (the calls that segfaulted or
   looped are refused with a ValueError naming the limit and the alternative — in a subprocess in
-  tests/test_fuzz_library.py); at the limit it still draws exact tables (margins, hypergeometric
+  tests/fuzz/test_fuzz_library.py); at the limit it still draws exact tables (margins, hypergeometric
   mean and variance); Boyett's shuffle is never used on huge margins; the choice between the two
   is scipy's own (the same draws as scipy for the same seed);
 * Dobinski's sum (Bell ratios) gives the values it gave before and refuses beyond its limit;
