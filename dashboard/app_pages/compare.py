@@ -8,6 +8,7 @@ from dashboard.compare import morph
 from dashboard.compare.charts import cached_preference_figure
 from dashboard.compare.view import DISAGREES_HELP, preference_table, verdict
 from dashboard.papers import facts
+from dashboard.ui import noise
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import fmt, table_heatmap
 from dashboard.ui.presets import load_presets
@@ -15,6 +16,7 @@ from dashboard.ui.readout import show_frame
 from dashboard.ui.sources import solution_picker
 from dashboard.ui.state import Param, page_state, url_commit, url_state
 from dashboard.ui.tables import evaluate_cached
+from dashboard.ui.upload import noise_readings
 from metrics.core.formatting import frame_csv
 
 DEFAULT_KEYS = ["v_measure", "nvi", "vi", "ari", "vd_n"]
@@ -76,6 +78,17 @@ if keys and a is not None and b is not None:
                        "Against the majority", help=DISAGREES_HELP)})
         st.download_button("Values (CSV)", frame_csv(shown, index=False), file_name="compare.csv",
                            mime="text/csv", key="cmp_dl", on_click="ignore")
+    for side, sol in (("a", a), ("b", b)):
+        readings = noise_readings(f"{side}_upload", sol.table)
+        if readings:
+            with st.expander(f"Noise items of {side.upper()}: the three readings side by side"):
+                values = {r: evaluate_cached(t, settings.log_base, settings.beta) for r, t in readings.items()}
+                show_frame(noise.readings_frame(values, keys), key=f"cmp_noise_{side}",
+                           columns=list(noise.READING_NAMES.values()), sortable=False, hide_index=True,
+                           width="stretch")
+                st.caption(f"Solution {side.upper()}'s items labelled −1 read as one cluster (every other tool's "
+                           "reading), each as a cluster of its own, or left out (" +
+                           noise.noise_caption(readings.get("exclude", sol.table)) + ")")
 elif keys:
     st.info("Choose both solutions to compare them.")
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import metrics
+from dashboard.ui import noise
 from dashboard.ui.safe_text import md
 from metrics import io as mio
 from metrics.core.formatting import format_number
@@ -318,4 +319,37 @@ def upload_panel(prefix: str) -> metrics.Contingency | None:
                f"{format_number(t.shape[1])} clusters{note}.")
     if t.n < 2:
         st.warning("Only one item: every measure is at a degenerate value. Upload more rows for a meaningful table.")
-    return t
+    return _read_noise(prefix, t)
+
+
+def _read_noise(prefix: str, t: metrics.Contingency) -> metrics.Contingency | None:
+    """Ask how to read the cluster labelled −1 (noise), if there is one; the table read that way."""
+    label = noise.noise_label(t.col_labels)
+    if label is None:
+        return t
+    count = int(t.col_sums[list(t.col_labels).index(label)])
+    reading = noise.reading_control(f"{prefix}_noise_as", f"{format_number(count)} item(s) of the cluster column are",
+                                    _restore, _keep)
+    key = ("noise", id(t), reading)
+    kept = _cache().get(key)
+    if kept is None or kept[0] is not t:
+        try:
+            kept = (t, noise.table_with_noise(t, label, reading))
+        except ValueError as exc:
+            kept = (t, exc)
+        _remember(key, kept)
+    st.session_state[f"_noise_source_{prefix}"] = (t, label)
+    if isinstance(kept[1], ValueError):
+        st.error(f"{md(kept[1])}. Read them as one cluster or as singletons.")
+        return None
+    st.caption(noise.noise_caption(kept[1]))
+    return kept[1]
+
+
+def noise_readings(prefix: str, t: metrics.Contingency) -> dict[str, metrics.Contingency] | None:
+    """The three readings of the noise of panel ``prefix``'s table ``t`` (the table it returned),
+    or None when that table has no noise cluster."""
+    source = st.session_state.get(f"_noise_source_{prefix}")
+    if source is None or t.noise_count is None or not t.noise_count:
+        return None
+    return noise.table_readings(*source)
