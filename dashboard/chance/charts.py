@@ -248,9 +248,16 @@ def null_figure(profile: pd.DataFrame, spread: pd.DataFrame, keys: list[str], *,
 
 
 def expectation_text(row: pd.Series) -> str:
-    """E in the page's words: "0.2438 (exact)" or "0.2438 ± 0.0011 (Monte Carlo, 1 standard error)"."""
+    """E in the page's words: "0.2438 (exact)", "∞ (exact: …)", "0.2438 ± 0.0011 (Monte Carlo, 1 standard
+    error)" or "0.75 (Monte Carlo: every random labeling scored the same …)"."""
     if bool(row["exact"]):
+        if math.isinf(row["expected"]):
+            return (f"{format_number(row['expected'])} (exact: some random labeling the model can draw "
+                    "scores ∞)")
         return f"{format_number(row['expected'])} (exact)"
+    if bool(row.get("all_draws_equal", False)):
+        return (f"{format_number(row['expected'])} (Monte Carlo: every random labeling scored the same, so "
+                "there is no standard error; a rarer value would change it)")
     return f"{format_number(row['expected'])} ± {format_number(row['stderr'])} (Monte Carlo, ± 1 standard error)"
 
 

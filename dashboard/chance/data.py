@@ -374,6 +374,12 @@ def table_problem(t: metrics.Contingency, model: str, samples: int, what: str = 
             f"busy for too long: {advice}{other}.")
 
 
+def _how(row: pd.Series) -> str:
+    if row["exact"]:
+        return "exact"
+    return "Monte Carlo, all draws equal" if row.get("all_draws_equal", False) else "Monte Carlo"
+
+
 def profile_frame(profile: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """The profile of the measures ``keys`` for the page's table: names, direction, and
     ``chance.summarize``'s numbers (percentile as a share, shown as a percentage)."""
@@ -384,7 +390,7 @@ def profile_frame(profile: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         m, r = metrics.MEASURES[key], profile.loc[key]
         rows.append({"key": key, "measure": m.name, "symbol": m.symbol,
                      "better": "higher" if m.higher_is_better else "lower", "observed": r["observed"],
-                     "expected": r["expected"], "how": "exact" if r["exact"] else "Monte Carlo",
+                     "expected": r["expected"], "how": _how(r),
                      "stderr": r["stderr"], "std": r["std"], "z": r["z"], "percentile": r["percentile"] / 100,
                      "p_value": r["p_value"], "adjusted": r["adjusted"]})
     return pd.DataFrame(rows)

@@ -137,8 +137,10 @@ PROFILE_HELP = {
     "observed": "The measure of the chosen table.",
     "expected": "The measure's expectation under the random model: exact where a closed form exists, "
                 "else the mean of the random labelings.",
-    "how": "Exact (a closed form) or Monte Carlo (the mean of the random labelings drawn).",
-    "stderr": "Standard error of a Monte Carlo expectation (0 when exact).",
+    "how": "Exact (a closed form; ∞ when a random labeling the model can draw scores ∞) or Monte Carlo "
+           "(the mean of the random labelings drawn; 'all draws equal' when every one scored the same).",
+    "stderr": "Standard error of a Monte Carlo expectation (0 when exact; — when all draws were equal: equal "
+              "draws give no error estimate).",
     "std": "Spread of the measure over the random labelings (sample standard deviation).",
     "z": "(observed − expected) / std.",
     "percentile": "Share of the random labelings below the observed value (ties count half), in the measure's "

@@ -39,7 +39,8 @@ Zhao–Karypis entropy, Dom's Q0, and the four AMI, whose expectation is 0) has 
 exact expectation f(E[I]), E[I] the exact expected mutual information of
 :mod:`metrics.measures.expected`; every measure affine in m given the margins (Rand, ARI,
 R_n, Mirkin, Fowlkes–Mallows, Γ, Γ_n, Γ', J'_n, MS'_n, FM_n, pair precision, recall
-and F, AFM, the pair-counting correlation CC and Sokal & Sneath's first index) has f(E[m]) with E[m] = m1·m2/M, in exact rationals; and the measures that
+and F, AFM, the pair-counting correlation CC and Sokal & Sneath's first index) has
+f(E[m]) with E[m] = m1·m2/M, in exact rationals; and the measures that
 sum n_ij² / g(a_i, b_j) over the cells (BCubed precision and recall, element-centric
 similarity) have the exact cell moments E[n_ij²] = (a b/n)(1 + (a−1)(b−1)/(n−1)) of
 the hypergeometric distribution. Each such expectation is the measure's own
@@ -53,8 +54,17 @@ Where the margins leave only one table up to relabelling (one class or cluster, 
 all singletons on a side, under perm; partitions into 1 or n blocks under num),
 every measure's expectation is its observed value.
 
+Infinite expectations. Every model draws from finitely many tables, so E is +∞ exactly
+when a table of positive probability scores +∞ — among the measures only Minkowski, against
+gold classes that are all singletons: under ``all`` always (probability 1/B(n)), under the
+other models when the table's classes are singletons and a pair can be joined.
+:func:`infinite_expectation` is that rule (:data:`CAN_BE_INFINITE`), and such an expectation
+is exact +∞, never a finite Monte Carlo mean of draws that missed the rare table.
+
 Everything else is Monte Carlo over exact random draws, with standard error
-std/√samples.
+std/√samples. Draws that never vary get a NaN standard error and ``all_draws_equal``
+(:class:`Expectation`, :func:`summarize`): equal draws do not prove their value is the
+expectation, so no "± 0" is claimed.
 
 References
 ----------
@@ -77,11 +87,13 @@ from .expectations import (
                            AFFINE_IN_MI,
                            AFFINE_IN_PAIRS,
                            AMI_KEYS,
+                           CAN_BE_INFINITE,
                            CELL_SQUARES,
                            LINEAR_IN_PAIR_SUMS,
                            Expectation,
                            best_value,
                            exact_keys,
+                           infinite_expectation,
                            is_exact,
 )
 from .null import (
@@ -102,4 +114,5 @@ __all__ = ["MODELS", "DEFAULT_SAMPLES", "DEFAULT_BUDGET", "Expectation", "expect
            "exact_keys", "null_distribution", "profile", "summarize", "adjusted", "best_value", "cluster_sweep",
            "RandomTables", "draw_tables", "score_tables", "sweep_tables", "score_sweep", "estimate_seconds",
            "sweep_seconds", "fitting_samples", "balanced_sizes", "sweep_table", "PROFILE_COLUMNS", "AFFINE_IN_MI",
-           "AMI_KEYS", "AFFINE_IN_PAIRS", "CELL_SQUARES", "LINEAR_IN_PAIR_SUMS"]
+           "AMI_KEYS", "AFFINE_IN_PAIRS", "CELL_SQUARES", "LINEAR_IN_PAIR_SUMS", "CAN_BE_INFINITE",
+           "infinite_expectation"]

@@ -43,12 +43,48 @@ LINEAR_IN_PAIR_SUMS = ("rand", "mirkin", "hubert_gamma_prime")
 
 
 class Expectation(NamedTuple):
-    """An expected value: ``stderr`` is 0 and ``samples`` 0 when it is ``exact``."""
+    """An expected value: ``stderr`` is 0 and ``samples`` 0 when it is ``exact`` (``value`` may then
+    be ``math.inf``: :func:`infinite_expectation`).
+
+    ``all_draws_equal``: a Monte Carlo estimate whose draws never varied. Its ``stderr`` is NaN,
+    not 0: equal draws do not prove the expectation is their value — a rare value the draws
+    never met (Minkowski's +∞ once in 1/B(n) draws under ``all``) would change it.
+    """
 
     value: float
     stderr: float
     exact: bool
     samples: int
+    all_draws_equal: bool = False
+
+
+def _minkowski_can_be_infinite(t: Contingency, model: str) -> bool:
+    # Minkowski is +∞ where the gold classes join no pair (all singletons) and the clustering
+    # joins one (metrics.measures.pairs.minkowski). Both halves per model, n ≥ 2 items:
+    #   all singleton classes possible: perm/num/num1/all1 only when the table's classes are
+    #   singletons (R = n: kept, or drawn with n blocks); all always (probability 1/B(n)).
+    #   a joined pair possible: perm/num/num1 when K < n; all/all1 always (1 − 1/B(n)).
+    n = int(t.n)
+    if n < 2:
+        return False
+    singleton_classes = model == "all" or t.n_classes == n
+    joined_pair = model in ("all", "all1") or t.n_clusters < n
+    return singleton_classes and joined_pair
+
+
+# Measures that take the value +∞ on some tables, with the rule saying under which models a table
+# of positive probability does. Every model draws from finitely many tables, so E = +∞ exactly
+# there (and −∞ never: no measure takes it). Every other measure maps its 0/0 cases to finite
+# values; a measure added with a +∞ rule must be added here (tests/chance/test_chance_infinite.py
+# enumerates every outcome of every model for small n to check this list).
+CAN_BE_INFINITE = {"minkowski": _minkowski_can_be_infinite}
+
+
+def infinite_expectation(t, key: str, model: str = "perm") -> bool:
+    """Whether E[key] under ``model`` is exactly +∞ for table ``t``: some table the model draws
+    with positive probability scores +∞ (:data:`CAN_BE_INFINITE`)."""
+    rule = CAN_BE_INFINITE.get(key)
+    return rule is not None and rule(t, model)
 
 
 def _forced(t: Contingency, model: str) -> bool:
@@ -99,6 +135,8 @@ def _pair_probability(t: Contingency, model: str, side: str):
 def _exact_value(t: Contingency, m: Measure, model: str, log_base: float, beta: float) -> float | None:
     """E[m] under ``model`` where a closed form exists (None otherwise)."""
     key = m.key
+    if infinite_expectation(t, key, model):
+        return math.inf
     if _forced(t, model):
         return m(t, log_base=log_base, beta=beta)
     if model == "perm":
@@ -148,7 +186,7 @@ def exact_keys(t, model: str = "perm") -> list[str]:
 
 
 def _has_closed_form(t: Contingency, key: str, model: str) -> bool:
-    if _forced(t, model):
+    if _forced(t, model) or infinite_expectation(t, key, model):
         return True
     if model == "perm":
         if key in AFFINE_IN_MI and emi_out_of_budget(t):

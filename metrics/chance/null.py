@@ -249,8 +249,15 @@ def expectation(t, key: str, model: str = "perm", samples: int | None = None, se
                              "use method='auto' or 'monte_carlo' (sampling)")
     samples = DEFAULT_SAMPLES if samples is None else _check_samples(samples, 2)
     draws = null_distribution(t, [key], model, samples, rng, log_base, beta, progress, budget=budget)[key].to_numpy()
-    # A measure that can be +∞ (minkowski) has an infinite mean; its standard error is NaN.
-    return Expectation(float(draws.mean()), _std(draws) / math.sqrt(samples), False, samples)
+    # A measure that can be +∞ (minkowski) has an infinite mean; its standard error is NaN. Draws
+    # that never vary have no standard error to give: NaN, and said so (all_draws_equal).
+    constant = _all_equal(draws)
+    stderr = math.nan if constant else _std(draws) / math.sqrt(samples)
+    return Expectation(float(draws[0]) if constant else float(draws.mean()), stderr, False, samples, constant)
+
+
+def _all_equal(draws: np.ndarray) -> bool:
+    return draws.size > 1 and bool(np.isfinite(draws[0])) and bool((draws == draws[0]).all())
 
 
 def expected(t, key: str, model: str = "perm", samples: int | None = None, seed=None,
@@ -287,7 +294,8 @@ def adjusted(t, key: str, model: str = "perm", samples: int | None = None, seed=
                                       budget=budget), best)
 
 
-PROFILE_COLUMNS = ("observed", "expected", "exact", "stderr", "std", "z", "percentile", "p_value", "adjusted")
+PROFILE_COLUMNS = ("observed", "expected", "exact", "stderr", "std", "z", "percentile", "p_value", "adjusted",
+                   "all_draws_equal")
 
 
 def summarize(t, draws: pd.DataFrame, model: str = "perm", log_base: float = math.e,
@@ -298,8 +306,9 @@ def summarize(t, draws: pd.DataFrame, model: str = "perm", log_base: float = mat
     Index: measure keys (the columns of ``draws``). Columns:
 
     * ``observed`` — the measure of ``t``;
-    * ``expected`` — exact where a closed form exists (``exact`` True, ``stderr`` 0),
-      else the mean of the draws (``stderr`` = std/√draws);
+    * ``expected`` — exact where a closed form exists (``exact`` True, ``stderr`` 0; +∞ where
+      :func:`~metrics.chance.infinite_expectation` says a table of positive probability scores
+      +∞), else the mean of the draws (``stderr`` = std/√draws, NaN when the draws never vary);
     * ``std`` — the spread of the measure over the draws (sample standard deviation;
       NaN when a draw is infinite: Minkowski is +∞ against all-singleton classes,
       which random classes under num or all can be, and its expectation is then +∞);
@@ -312,7 +321,9 @@ def summarize(t, draws: pd.DataFrame, model: str = "perm", log_base: float = mat
       direction, ties included) / (1 + draws): the permutation-test p-value of
       "better than chance";
     * ``adjusted`` — (observed − expected)/(best − expected) as in :func:`adjusted`;
-      NaN for measures without a finite best value (``mutual_info``).
+      NaN for measures without a finite best value (``mutual_info``);
+    * ``all_draws_equal`` — the expectation is a Monte Carlo mean of draws that never varied: no
+      standard error (NaN), and no proof that a rarer value would not change it.
     """
     t = _check(t, model, log_base, beta)
     if not isinstance(draws, pd.DataFrame) or len(draws) < 1:
@@ -326,11 +337,15 @@ def summarize(t, draws: pd.DataFrame, model: str = "perm", log_base: float = mat
         obs = observed[key]
         exact = _exact_value(t, m, model, log_base, beta)
         std = _std(x)
+        constant = exact is None and _all_equal(x)
         if exact is None:
-            e, stderr = float(x.mean()), (std / math.sqrt(x.size) if x.size > 1 else math.nan)
+            e = float(x[0]) if constant else float(x.mean())
+            stderr = std / math.sqrt(x.size) if x.size > 1 and not constant else math.nan
         else:
             e, stderr = exact, 0.0
-        if std > 0 and math.isfinite(std):
+        if math.isinf(e):
+            z = math.nan  # no distance in standard deviations from an infinite expectation
+        elif std > 0 and math.isfinite(std):
             z = (obs - e) / std
         else:
             z = 0.0 if std == 0 and _close(obs, e) else math.nan
@@ -341,10 +356,10 @@ def summarize(t, draws: pd.DataFrame, model: str = "perm", log_base: float = mat
         as_good = np.count_nonzero(tie | ((x > obs) if m.higher_is_better else (x < obs)))
         rows.append({"observed": obs, "expected": e, "exact": exact is not None, "stderr": stderr, "std": std,
                      "z": z, "percentile": percentile, "p_value": (1 + as_good) / (1 + x.size),
-                     "adjusted": _adjust(obs, e, best_value(key))})
+                     "adjusted": _adjust(obs, e, best_value(key)), "all_draws_equal": constant})
     # Built column by column, in their final types (float64, and bool for ``exact``): pandas'
     # record-wise construction and astype cost ~5 ms a call, and the Chance page calls this per k.
-    columns = {c: np.array([r[c] for r in rows], dtype=bool if c == "exact" else np.float64)
+    columns = {c: np.array([r[c] for r in rows], dtype=bool if c in ("exact", "all_draws_equal") else np.float64)
                for c in PROFILE_COLUMNS}
     return pd.DataFrame(columns, index=pd.Index(keys, name="measure"), columns=list(PROFILE_COLUMNS))
 

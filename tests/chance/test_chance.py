@@ -213,6 +213,11 @@ def test_monte_carlo_agrees_with_exact_on_a_larger_table(model):
     far = {}
     for key in chance.exact_keys(t, model):
         exact = chance.expectation(t, key, model)
+        if math.isinf(exact.value):
+            # Minkowski under `all`: ∞ from tables of probability 1/B(60) no sample meets
+            # (tests/chance/test_chance_infinite.py checks the rule against enumeration).
+            assert key == "minkowski" and model == "all"
+            continue
         mc = chance.expectation(t, key, model, samples=3000, seed=3, method="monte_carlo")
         assert exact.exact and exact.stderr == 0.0 and not mc.exact and mc.samples == 3000
         if abs(mc.value - exact.value) > 4.5 * mc.stderr + 1e-12:

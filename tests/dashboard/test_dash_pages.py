@@ -90,7 +90,7 @@ def test_log_base_beta_and_families():
     assert {h.replace("<br>", " ") for h in hover} == {escape_label(metrics.MEASURES[k].description) for k in keys}
     values = shown_measures(at)
     for trace in goodness["data"]:
-        ms = [next(m for m in metrics.MEASURES.values() if m.symbol == sym) for sym in trace["y"]]
+        ms = [next(m for m in metrics.MEASURES.values() if escape_label(m.symbol) == sym) for sym in trace["y"]]
         assert decoded(trace["x"]) == [m.goodness(values[m.key]) for m in ms]
 
 

@@ -202,7 +202,9 @@ def assert_profile_is_the_library(at, t: metrics.Contingency, model: str, sample
                                    rtol=1e-12, atol=1e-15, equal_nan=True, err_msg=col)
     np.testing.assert_allclose(shown.loc[expected.index, "percentile"].astype(float), expected["percentile"] / 100,
                                rtol=1e-12)
-    assert (shown.loc[expected.index, "how"] == np.where(expected["exact"], "exact", "Monte Carlo")).all()
+    how = np.where(expected["exact"], "exact",
+                   np.where(expected["all_draws_equal"], "Monte Carlo, all draws equal", "Monte Carlo"))
+    assert (shown.loc[expected.index, "how"] == how).all()
     observed = metrics.evaluate(t)
     spec = chart(at, "ch_null_chart")
     ticks = spec["layout"]["yaxis"]["ticktext"]
@@ -288,6 +290,26 @@ def test_families_filter_the_rows_and_the_close_up_shows_one_measure_s_draws():
     assert at.query_params["ch_look"] == "rand"
     assert chart(at, "ch_closeup")["layout"]["shapes"][1]["x0"] == pytest.approx(
         chance.expectation(t, "rand", "all1").value, rel=1e-12)  # Rand: exact under every model
+
+
+def test_an_infinite_expectation_is_shown_exact_and_equal_draws_without_a_standard_error():
+    # Minkowski under `all`: random classes are all singletons with probability 1/B(8), so E = ∞ —
+    # exactly, although 200 draws never meet such a table (issue 27).
+    frame = pd.DataFrame([[3, 1], [1, 3]], index=["x", "y"], columns=["a", "b"])
+    at = open_chance(**TABLE_TAB, ch_t="lab", ch_table=encode_table(frame), ch_td="200", ch_model="all",
+                     ch_fam="pairs", ch_look="minkowski")
+    no_trouble(at)
+    row = profile_table(at).loc["minkowski"]
+    assert row["expected"] == math.inf and row["how"] == "exact"
+    assert "expected ∞ (exact: some random labeling the model can draw scores ∞)" in texts(at).replace("\\", "")
+    # Margins (2, 2) × (3, 1) leave one table up to relabelling: purity never varies under perm.
+    frame = pd.DataFrame([[2, 0], [1, 1]], index=["x", "y"], columns=["a", "b"])
+    at = open_chance(**TABLE_TAB, ch_t="lab", ch_table=encode_table(frame), ch_td="200", ch_fam="matching",
+                     ch_look="purity")
+    no_trouble(at)
+    row = profile_table(at).loc["purity"]
+    assert row["how"] == "Monte Carlo, all draws equal" and math.isnan(row["stderr"])
+    assert "every random labeling scored the same, so there is no standard error" in texts(at).replace("\\", "")
 
 
 def test_bad_tables_and_values_in_links_are_errors_in_the_page_s_words():
