@@ -46,7 +46,7 @@ import numpy as np
 from .chance.draws import _rng
 from .core.contingency import Contingency
 from .core.kernels import array_api
-from .core.labels import as_1d_labels, factorize_labels
+from .core.labels import as_1d_labels, check_noise, factorize_labels, noise_mask
 from .core.lazy import lazy_module
 from .core.limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget
 from .core.registry import Measure, check_beta, check_log_base, evaluate, resolve
@@ -108,12 +108,18 @@ class _Triples:
         return np.bincount(items.reshape(-1), minlength=size * self.size).reshape(size, self.size)
 
 
-def _codes(labels, name: str) -> np.ndarray:
-    """Codes 0..k−1 of one labeling, every code used (the reader's checks and words)."""
+def _codes(labels, name: str, noise=None) -> np.ndarray:
+    """Codes 0..k−1 of one labeling, every code used (the reader's checks and words); with a
+    ``noise`` label, each noise item gets a code of its own (the "singletons" reading)."""
     arr = as_1d_labels(labels, name)
     if isinstance(arr, array_api.DeviceLabels):
         arr = array_api.to_host(arr.array)
     codes, uniques = factorize_labels(arr, name)
+    if noise is not None:
+        where = np.flatnonzero(noise_mask(arr, noise))
+        codes = np.array(codes, dtype=np.int64)
+        codes[where] = len(uniques) + np.arange(where.size)
+        uniques = np.arange(len(uniques) + where.size)
     used = np.bincount(codes, minlength=len(uniques)) > 0
     if not used.all():
         codes = (np.cumsum(used) - 1)[codes]
@@ -132,8 +138,13 @@ def _check_confidence(confidence) -> float:
     return float(confidence)
 
 
-def _prepare(labels_true, pred_a, pred_b, measures):
-    gold, a, b = _codes(labels_true, "labels_true"), _codes(pred_a, "pred_a"), _codes(pred_b, "pred_b")
+def _prepare(labels_true, pred_a, pred_b, measures, noise=None, noise_as: str = "cluster"):
+    check_noise(noise, noise_as)
+    if noise_as == "exclude":
+        raise ValueError("noise_as='exclude' scores A and B on different items (each leaves out its own noise), "
+                         "so their difference cannot be resampled item by item: use 'cluster' or 'singletons'")
+    split = noise if noise_as == "singletons" else None
+    gold, a, b = _codes(labels_true, "labels_true"), _codes(pred_a, "pred_a", split), _codes(pred_b, "pred_b", split)
     if not gold.size == a.size == b.size:
         raise ValueError(f"labels_true, pred_a and pred_b must have the same length, got {gold.size}, {a.size} "
                          f"and {b.size}")
@@ -183,10 +194,10 @@ def _seconds(triples: _Triples, table_a: Contingency, table_b: Contingency, keys
 
 
 def bootstrap_seconds(labels_true, pred_a, pred_b, measures: Iterable[str] | str | None = None,
-                      n_resamples: int = 1000) -> float:
+                      n_resamples: int = 1000, *, noise=None, noise_as: str = "cluster") -> float:
     """Estimated seconds of one core of :func:`paired_bootstrap` with these arguments (the cost
     model of :mod:`metrics.core.limits`)."""
-    triples, table_a, table_b, ms = _prepare(labels_true, pred_a, pred_b, measures)
+    triples, table_a, table_b, ms = _prepare(labels_true, pred_a, pred_b, measures, noise, noise_as)
     return _seconds(triples, table_a, table_b, [m.key for m in ms], _check_resamples(n_resamples))
 
 
@@ -230,8 +241,8 @@ def _oriented(m: Measure, a, b):
 
 def paired_bootstrap(labels_true, pred_a, pred_b, measures: Iterable[str] | str | None = None,
                      n_resamples: int = 1000, confidence: float = 0.95, seed=None, *,
-                     log_base: float = math.e, beta: float = 1.0, progress: Progress | None = None,
-                     budget=DEFAULT_BUDGET) -> pd.DataFrame:
+                     log_base: float = math.e, beta: float = 1.0, noise=None, noise_as: str = "cluster",
+                     progress: Progress | None = None, budget=DEFAULT_BUDGET) -> pd.DataFrame:
     """Whether solution A is better than solution B under each measure, beyond resampling the items.
 
     Parameters
@@ -249,6 +260,12 @@ def paired_bootstrap(labels_true, pred_a, pred_b, measures: Iterable[str] | str 
         The resamples' seed: the same seed gives the same frame.
     log_base, beta
         As in :func:`metrics.evaluate`.
+    noise, noise_as
+        The solutions' noise label (DBSCAN's −1) and its reading, as in
+        :meth:`Contingency.from_labels <metrics.core.contingency.Contingency.from_labels>`:
+        "cluster" (the labels as they are) or "singletons" (each noise item a cluster of its own;
+        a resample that draws one twice puts both copies together, as it does any item). "exclude"
+        is refused: A and B would be scored on different items.
     progress : callable, optional
         ``progress(done, total)`` after each chunk of resamples.
     budget : float or None
@@ -290,7 +307,7 @@ def paired_bootstrap(labels_true, pred_a, pred_b, measures: Iterable[str] | str 
     check_beta(beta)
     budget = checked_budget(budget)
     rng = _rng(seed)
-    triples, table_a, table_b, ms = _prepare(labels_true, pred_a, pred_b, measures)
+    triples, table_a, table_b, ms = _prepare(labels_true, pred_a, pred_b, measures, noise, noise_as)
     keys = [m.key for m in ms]
     if budget is not None:
         check_budget(f"{n_resamples:,} bootstrap resamples of n = {triples.n:,} items for {len(keys)} measure(s)",

@@ -225,3 +225,19 @@ def test_labels_of_any_kind():
     r = metrics.paired_bootstrap(gold, a, b, ["ari"], n_resamples=50, seed=0)
     assert r.loc["ari", "score_a"] == 1.0 and r.loc["ari", "difference"] > 0
     assert math.isfinite(r.loc["ari", "low"])
+
+
+def test_noise_read_as_singletons_or_one_cluster():
+    rng = np.random.default_rng(12)
+    gold = rng.integers(0, 3, 300)
+    a = np.where(rng.random(300) < 0.3, -1, gold)
+    b = noisy(gold, 0.3, rng, 3)
+    for reading in ("cluster", "singletons"):
+        r = metrics.paired_bootstrap(gold, a, b, ["ari", "vi"], n_resamples=50, seed=0, noise=-1, noise_as=reading)
+        t = metrics.Contingency.from_labels(gold, a, noise=-1, noise_as=reading)
+        assert r.loc["ari", "score_a"] == pytest.approx(M["ari"](t), rel=1e-12)
+        assert r.loc["vi", "score_a"] == pytest.approx(M["vi"](t), rel=1e-12)
+    plain = metrics.paired_bootstrap(gold, a, b, ["ari"], n_resamples=50, seed=0)
+    assert plain.loc["ari", "score_a"] == pytest.approx(M["ari"](gold, a), rel=1e-12)
+    with pytest.raises(ValueError, match="different items"):
+        metrics.paired_bootstrap(gold, a, b, ["ari"], noise=-1, noise_as="exclude")
