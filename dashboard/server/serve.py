@@ -25,6 +25,7 @@ Streamlit would keep them for as long as no new session arrives.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
@@ -85,8 +86,8 @@ class StaticFromMemory:
 
     Why: a first visit fetches about 130 such files (4.7 MB of JavaScript, fonts and styles).
     Streamlit serves each through its middleware and a file response that stats, opens, reads
-    and closes the file in worker threads: about 2 ms of server CPU per file, even for a small
-    one, so 0.25-0.3 s of the 0.45-0.5 s that a new session costs (``benchmarks/bench_dashboard.py``).
+    and closes the file in worker threads, even for a small one: over half of the server CPU
+    that a new session costs (``benchmarks/bench_dashboard.py``; figures in docs/performance.md).
     Here only the paths of files found under the static directory at start are answered (so no
     path is ever resolved against the disk), each read on its first request and kept (what a
     first visit fetches: about 5 MB).
@@ -178,8 +179,9 @@ def expire_closed_sessions() -> int:
     Streamlit keeps a disconnected session that long (a reconnect resumes it) in a cache that
     removes expired entries only when it is written to: once every browser has closed, nothing
     writes, and every closed session — its state, its uploaded files — stayed in memory for good
-    (``benchmarks/bench_upload_memory.py`` measures it). Streamlit has no public hook for this; what is used here is looked up defensively and does nothing on a
-    Streamlit that is shaped otherwise."""
+    (``benchmarks/bench_upload_memory.py`` measures it). Streamlit has no public hook for this;
+    what is used here is looked up defensively and does nothing on a Streamlit that is shaped
+    otherwise."""
     manager = _session_manager()
     cache = getattr(getattr(manager, "_session_storage", None), "_cache", None)
     expire, lock = getattr(cache, "expire", None), getattr(manager, "_storage_lock", None)
@@ -257,10 +259,8 @@ def release_memory() -> None:
         pyarrow.default_memory_pool().release_unused()
     except (ImportError, AttributeError):
         pass
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # not glibc
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc
-        pass
 
 
 def housekeeping(stop=None, interval: float = HOUSEKEEPING_S) -> None:
@@ -276,7 +276,7 @@ def housekeeping(stop=None, interval: float = HOUSEKEEPING_S) -> None:
             expire_closed_sessions()
             if sessions.ended():
                 release_memory()
-        except Exception:  # noqa: BLE001 - housekeeping must never take the server down
+        except Exception:  # housekeeping must never take the server down
             pass
 
 
@@ -334,9 +334,9 @@ def main() -> None:
         start = time.monotonic()
         done = warm()
         failed = {page: why for page, why in done.items() if isinstance(why, str)}
+        not_warmed = "".join(f"; {p} not warmed ({why})" for p, why in failed.items())
         print(f"Partition Lab: {len(done) - len(failed)} heavy page state(s) computed for their first visitors "
-              f"in {time.monotonic() - start:.1f} s" + "".join(f"; {p} not warmed ({why})" for p, why in failed.items()),
-              file=sys.stderr, flush=True)
+              f"in {time.monotonic() - start:.1f} s{not_warmed}", file=sys.stderr, flush=True)
     # Everything alive now — the libraries, the warmed caches: a few hundred thousand objects —
     # lives as long as the server. Frozen, Python's collector never scans it again; otherwise its
     # full collections, triggered by the pages' allocations, walk it all: 0.1-0.2 s spikes in a

@@ -245,7 +245,7 @@ def count_with_noise(labels_true, labels_pred, noise, noise_as, from_labels, fro
     return _report(table, noise, noise_as, count, p.size)
 
 
-def _report(table, noise, noise_as: str, count: int, total: float):
+def _report(table, noise, noise_as: str, count: float, total: float):
     table.noise, table.noise_as, table.noise_count = noise, noise_as, count
     table.noise_share = count / total if total else 0.0
     table.coverage = (total - count) / total if noise_as == "exclude" and total else 1.0
@@ -278,11 +278,12 @@ def table_with_noise(t, noise, noise_as: str):
             raise ValueError(f"every item is noise (label {noise!r}): leaving them out leaves nothing to count")
         rows, cols, vals = rows[~in_noise], cols[~in_noise], vals[~in_noise]
     elif noise_as == "singletons" and count:
+        items = int(count)  # whole items (a fractional table was refused above)
         item_rows = np.repeat(rows[in_noise], vals[in_noise].astype(np.int64))
         rows = np.concatenate([rows[~in_noise], item_rows])
-        cols = np.concatenate([cols[~in_noise], len(labels) + np.arange(count)])
-        vals = np.concatenate([vals[~in_noise], np.ones(count, dtype=vals.dtype)])
-        labels = labels + [(noise, k) for k in range(count)]
+        cols = np.concatenate([cols[~in_noise], len(labels) + np.arange(items)])
+        vals = np.concatenate([vals[~in_noise], np.ones(items, dtype=vals.dtype)])
+        labels = labels + [(noise, k) for k in range(items)]
     cells = sparse.coo_matrix((vals, (rows, cols)), shape=(t.shape[0], len(labels)))
     new = type(t).from_table(cells, list(t.row_labels), labels)
     return _report(new, noise, noise_as, count, float(t.n))

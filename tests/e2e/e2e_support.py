@@ -10,6 +10,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
 from tests import ROOT
 
 HOST = "127.0.0.1"
@@ -20,7 +21,8 @@ DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # The Compare page's morph chart: its dashed line sits at the noise slider's value.
 MARKER_JS = """() => {
   const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
-  const morph = plots.find(p => p._fullLayout && (p._fullLayout.annotations || []).some(a => /sweep|noise of/.test(a.text)));
+  const morph = plots.find(p => p._fullLayout
+    && (p._fullLayout.annotations || []).some(a => /sweep|noise of/.test(a.text)));
   if (!morph) return null;
   const line = (morph._fullLayout.shapes || []).find(s => s.type === 'line');
   return line ? line.x0 : null;

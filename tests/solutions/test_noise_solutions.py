@@ -51,5 +51,5 @@ def test_bad_noise_arguments_before_any_work():
         metrics.compare_solutions(gold, sols, ["ari"], noise=-1, noise_as="drop")
     with pytest.raises(ValueError, match="needs noise="):
         metrics.compare_solutions(gold, sols, ["ari"], noise_as="exclude")
-    with pytest.raises(ValueError, match="solution 'allnoise'.*every item of labels_pred is noise"):
+    with pytest.raises(ValueError, match=r"solution 'allnoise'.*every item of labels_pred is noise"):
         metrics.compare_solutions(gold, {"allnoise": np.full(300, -1)}, ["ari"], noise=-1, noise_as="exclude")

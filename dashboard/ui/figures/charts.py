@@ -2,7 +2,7 @@
 ``tables.evaluate_cached``); nothing here computes a measure.
 
 Figures are built from plain dicts with hand-placed axes rather than ``make_subplots``: that is
-~20× faster to build, which keeps a slider rerun well inside its time budget. What a user reads
+much faster to build (docs/performance.md), which keeps a slider rerun well inside its time budget. What a user reads
 follows ``readout``: numbers through ``format_number`` (hovers get them as preformatted
 ``customdata``, never a ``%{y:.4f}``), labels through ``escape_label``, every font explicit and
 at least 11 px (``readout.readable``).
