@@ -50,7 +50,10 @@ def _close(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     b = np.asarray(b, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         same_inf = np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b))
-        return same_inf | (np.abs(a - b) <= _TOL * (1.0 + np.maximum(np.abs(a), np.abs(b))))
+        # Both finite: an infinite value is close to nothing but the same infinity (|∞ − x| ≤ tol·(1 + ∞)
+        # would hold for every finite x).
+        near = np.isfinite(a) & np.isfinite(b) & (np.abs(a - b) <= _TOL * (1.0 + np.maximum(np.abs(a), np.abs(b))))
+        return same_inf | near
 
 
 def _values(tables, keys: tuple[str, ...]) -> pd.DataFrame:
