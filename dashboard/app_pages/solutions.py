@@ -11,6 +11,7 @@ import streamlit as st
 
 import metrics
 from dashboard.real_data import views as rd
+from dashboard.solutions import significance
 from dashboard.solutions import views as sv
 from dashboard.solutions.upload import upload_source
 from dashboard.ui.controls import shared_controls
@@ -33,6 +34,7 @@ page_state("solutions",
            Param("sol_m", sv.DEFAULT_KEYS, options=metrics.MEASURES, what="measure"),
            Param("sol_ma", what="measure"), Param("sol_mb", what="measure"),
            Param("sol_sankey", what="solution"), Param("sol_a", what="solution"), Param("sol_b", what="solution"),
+           Param("sol_boot", False, bound=True),
            clear=("sol_upload_",))
 settings = shared_controls()
 st.title("Solutions")
@@ -227,6 +229,7 @@ def compare_section(sset: sv.SolutionSet, keys: tuple[str, ...]) -> None:
     if a == b:
         st.info("Choose two different solutions.")
         return
+    bootstrap_section(sset, keys, a, b)
     params = sv.compare_params(sset, a, b)
     if isinstance(params, str):
         st.warning(params)
@@ -236,6 +239,36 @@ def compare_section(sset: sv.SolutionSet, keys: tuple[str, ...]) -> None:
               icon=":material/compare_arrows:")
     st.caption("Compare opens with both tables and the measures chosen here; the link holds the tables, so it "
                "works in any browser.")
+
+
+def bootstrap_section(sset: sv.SolutionSet, keys: tuple[str, ...], a: str, b: str) -> None:
+    """Each measure's verdict on A against B, and beside it whether the difference survives
+    resampling the items (metrics.paired_bootstrap)."""
+    on = st.toggle(f"Is the difference real? Resample the items ({format_number(significance.RESAMPLES)} paired "
+                   "bootstrap resamples)", False, key="sol_boot", bind="query-params",
+                   help="Draws the items again with replacement, scores A and B on each resample and gives, per "
+                   "measure, the interval of the difference (A − B, positive when A is better) and a p-value "
+                   "for 'no difference'.")
+    if not on:
+        return
+    if sset.presets:
+        st.info("Presets are tables, not items: their items are spelled out in an arbitrary order, so which item A "
+                "and B share is an artefact and a paired bootstrap would mean nothing. Use real data runs or your "
+                "own files.")
+        return
+    boot = significance.bootstrap(sset, keys, a, b, settings.log_base, settings.beta)
+    if isinstance(boot, str):
+        st.warning(escape_markdown(boot))
+        return
+    show_frame(significance.verdict_frame(boot), key="sol_boot_table", columns=["A", "B", "difference", "low", "high",
+               "p-value"], sortable=False, hide_index=True, width="stretch")
+    st.caption(f"A = {escape_markdown(a)}, B = {escape_markdown(b)}. *prefers*: each measure's verdict on the data; "
+               f"*difference*: A − B, turned so that positive means A is better (B − A for ↓ measures); *low*–*high*: "
+               f"the {significance.CONFIDENCE:.0%} percentile interval of the difference over "
+               f"{format_number(significance.RESAMPLES)} resamples of the {format_number(sset.n)} items (seed "
+               f"{significance.SEED}); *p-value*: two-sided, for 'no difference'; *real?*: yes when the interval "
+               "leaves out 0. The bootstrap sees the uncertainty of the sample of items, not of the algorithm's "
+               "own randomness.")
 
 
 if sset is not None and result is not None:
@@ -261,6 +294,13 @@ if sset is not None and result is not None:
                                mime="text/csv", key="sol_dl_values", on_click="ignore")
             d2.download_button("Ranks (CSV)", frame_csv(result.ranks), file_name="solution-ranks.csv",
                                mime="text/csv", key="sol_dl_ranks", on_click="ignore")
+    if sset.noise is not None:
+        with st.expander("Noise items: the three readings side by side"):
+            show_frame(significance.noise_readings(sset, keys_t, settings.log_base, settings.beta).reset_index(),
+                       key="sol_noise_readings", sortable=False, hide_index=True, width="stretch")
+            st.caption("Each measure with the items labelled −1 read as one cluster (every other tool's silent "
+                       "reading), each as a cluster of its own, or left out; with them left out, the coverage (share "
+                       "of items scored) matters as much as the values.")
     for key, per in result.why_not.items():
         st.caption(f"{escape_markdown(sv.symbol(key))} is not computed for "
                    f"{', '.join(escape_markdown(n) for n in per)}: {escape_markdown(next(iter(per.values())))}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.solutions.views import SolutionSet, upload_solutions
+from dashboard.ui import noise
 from dashboard.ui.safe_text import md
 from dashboard.ui.upload import (
     DROPNA_LABEL,
@@ -237,4 +238,21 @@ def upload_source() -> SolutionSet | None:
             f"{' or no partner id' if layout == 'files' and choice[6] is not None else ''})" if result.left_out else "")
     description = (f"{format_number(len(result.names))} uploaded solutions from {where}: "
                    f"{format_number(len(result))} items{left}.")
-    return upload_solutions(choice, result, description)
+    label, counts = _aligned(("noise", *choice), lambda: _noise_counts(result))
+    if label is None:
+        return upload_solutions(choice, result, description)
+    with_noise = {n: c for n, c in counts.items() if c}
+    reading = noise.reading_control(f"{PREFIX}_noise_as", f"{format_number(sum(with_noise.values()))} item(s) of "
+                                    f"{format_number(len(with_noise))} solution(s) are", _restore, _keep)
+    shares = ", ".join(f"{md(n)} {c / len(result):.1%}" for n, c in with_noise.items())
+    description += f" Noise items (−1): {shares}; read as {noise.READING_NAMES[reading]}."
+    return upload_solutions(choice, result, description, label, reading)
+
+
+def _noise_counts(result) -> tuple:
+    """The solutions' noise label (−1, as text or number) and how many items each labels so."""
+    label = next((x for x in (noise.noise_label(result.solutions[n].unique()) for n in result.names)
+                  if x is not None), None)
+    if label is None:
+        return None, {}
+    return label, {n: int((result.solutions[n] == label).sum()) for n in result.names}

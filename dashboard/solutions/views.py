@@ -73,6 +73,8 @@ class SolutionSet:
     description: str
     presets: dict = field(default_factory=dict)
     left_out: int = 0
+    noise: Any = None          # the solutions' noise label (−1), where an upload has one …
+    noise_as: str = "cluster"  # … and how it is read (metrics.core.labels.NOISE_READINGS)
 
     @property
     def names(self) -> list[str]:
@@ -202,11 +204,12 @@ def real_data_link_params(data: str, algorithms: list[str], k_range: tuple[int, 
 
 
 # ---------------------------------------------------------------- uploads
-def upload_solutions(key: tuple, columns, description: str) -> SolutionSet:
+def upload_solutions(key: tuple, columns, description: str, noise=None, noise_as: str = "cluster") -> SolutionSet:
     """An upload's aligned labels (``metrics.io.SolutionColumns``) as a set; ``key`` names the
-    files and the choices that produced them."""
-    return SolutionSet(("upload", *key), columns.gold, {name: columns.solutions[name] for name in columns.names},
-                       description, left_out=columns.left_out)
+    files and the choices that produced them; ``noise`` the solutions' noise label, read as ``noise_as``."""
+    return SolutionSet(("upload", *key, noise, noise_as), columns.gold,
+                       {name: columns.solutions[name] for name in columns.names}, description,
+                       left_out=columns.left_out, noise=noise, noise_as=noise_as)
 
 
 # ---------------------------------------------------------------- what metrics says
@@ -223,7 +226,8 @@ class Analysis:
 
 @st.cache_resource(max_entries=64, show_spinner="Scoring every solution …", hash_funcs=HASH)
 def analysis(sset: SolutionSet, keys: tuple[str, ...], log_base: float, beta: float) -> Analysis:
-    values = metrics.compare_solutions(sset.gold, sset.solutions, list(keys), log_base=log_base, beta=beta)
+    values = metrics.compare_solutions(sset.gold, sset.solutions, list(keys), log_base=log_base, beta=beta,
+                                       noise=sset.noise, noise_as=sset.noise_as)
     tau = metrics.rank_agreement(values)
     return Analysis(values, values.attrs.get("why_not", {}), metrics.rank_solutions(values), tau,
                     tau.attrs.get("why_undefined", {}))
@@ -238,7 +242,7 @@ def changes(sset: SolutionSet, keys: tuple[str, ...], log_base: float, beta: flo
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def solution_table(sset: SolutionSet, name: str) -> metrics.Contingency:
     """The contingency table of one solution against the gold classes."""
-    return metrics.Contingency.from_labels(sset.gold, sset.solutions[name])
+    return metrics.Contingency.from_labels(sset.gold, sset.solutions[name], noise=sset.noise, noise_as=sset.noise_as)
 
 
 def _as_written(t: metrics.Contingency, gold, pred) -> metrics.Contingency:
@@ -251,6 +255,8 @@ def _as_written(t: metrics.Contingency, gold, pred) -> metrics.Contingency:
         seen = pd.unique(pd.Series(np.asarray(values, dtype=object)))
         where = pd.Index(np.asarray(labels, dtype=object)).get_indexer(seen)
         where = where[where >= 0]
+        # Labels the data does not name (a noise reading's singletons) keep their place after the others.
+        where = np.concatenate([where, np.setdiff1d(np.arange(len(labels)), where)])
         return None if np.array_equal(where, np.arange(len(labels))) else where
 
     r_order, c_order = order(t.row_labels, gold), order(t.col_labels, pred)
