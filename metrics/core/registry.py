@@ -68,6 +68,8 @@ class Measure:
     limit: Callable | None = field(default=None, repr=False, compare=False)
     uses_beta: bool = False
     beta_parts: tuple[Callable, Callable] | None = field(default=None, repr=False, compare=False)
+    # Other libraries computing the same number, {library: function} (scikit-learn has its own field).
+    peers: dict[str, str] | None = field(default=None, repr=False, compare=False)
 
     def __call__(self, t, labels_pred=None, *, log_base: float = math.e, beta: float = 1.0) -> float:
         """The measure of table ``t`` — or, scikit-learn's way, of two label arrays
@@ -187,7 +189,8 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              uses_log_base: bool = False, symmetric: bool = False, n_invariant: bool = True,
              sklearn: str | None = None, vectorized: bool = True, domain: str = "any",
              goodness_range: tuple[float, float] | None = None, limit: Callable | None = None,
-             uses_beta: bool = False, beta_parts: tuple[Callable, Callable] | None = None):
+             uses_beta: bool = False, beta_parts: tuple[Callable, Callable] | None = None,
+             peers: dict[str, str] | None = None):
     """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
 
     ``func`` reads the shared quantities of ``t`` — a Contingency or, when
@@ -207,7 +210,7 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
                                 description, func, uses_log_base, symmetric, n_invariant, sklearn,
-                                vectorized, domain, goodness_range, limit, uses_beta, beta_parts)
+                                vectorized, domain, goodness_range, limit, uses_beta, beta_parts, peers)
         return func
 
     return deco

@@ -182,7 +182,9 @@ def _either(t, one, batch):
     return batch(t) if isinstance(t, TableBatch) else one(t)
 
 
-@register("nca", name="Normalised clustering accuracy", symbol="NCA", family="matching", direction="higher",
+@register("nca",
+          peers={"genieclust": "genieclust.compare_partitions.normalized_clustering_accuracy"},
+          name="Normalised clustering accuracy", symbol="NCA", family="matching", direction="higher",
           bounds=(-1.0, 1.0), goodness_range=(0.0, 1.0),
           reference="Gagolewski 2025, Normalised clustering accuracy: an asymmetric external cluster validity "
                     "measure, J. Classification 42:2–30; genieclust normalized_clustering_accuracy",
@@ -196,7 +198,9 @@ def nca(t, *, log_base, beta):
     return _either(t, _nca_table, _nca_batch)
 
 
-@register("npa", name="Normalised pivoted accuracy", symbol="NPA", family="matching", direction="higher",
+@register("npa",
+          peers={"genieclust": "genieclust.compare_partitions.normalized_pivoted_accuracy"},
+          name="Normalised pivoted accuracy", symbol="NPA", family="matching", direction="higher",
           bounds=(0.0, 1.0), symmetric=True,
           reference="genieclust normalized_pivoted_accuracy (Gagolewski 2025); Meilă & Heckerman 2001",
           formula=r"NPA = \frac{\max(K,L)\,\max_\sigma\sum_i n_{i\sigma(i)}/n - 1}{\max(K,L) - 1}",
@@ -207,7 +211,9 @@ def npa(t, *, log_base, beta):
     return _either(t, _npa_table, _npa_batch)
 
 
-@register("psi", name="Pair sets index", symbol="PSI", family="matching", direction="higher",
+@register("psi",
+          peers={"genieclust": "genieclust.compare_partitions.pair_sets_index"},
+          name="Pair sets index", symbol="PSI", family="matching", direction="higher",
           bounds=(0.0, 1.0), symmetric=True,
           reference="Rezaei & Fränti 2016, Set matching measures for external cluster validity, IEEE TKDE "
                     "28(8), eq. 18; genieclust pair_sets_index",
@@ -222,7 +228,9 @@ def psi(t, *, log_base, beta):
     return _either(t, lambda x: _psi_table(x, False), lambda x: _psi_batch(x, False))
 
 
-@register("psi_simplified", name="Pair sets index (simplified)", symbol="PSI_s", family="matching",
+@register("psi_simplified",
+          peers={"genieclust": "genieclust.compare_partitions.pair_sets_index(simplified=True)"},
+          name="Pair sets index (simplified)", symbol="PSI_s", family="matching",
           direction="higher", bounds=(0.0, 1.0), symmetric=True,
           reference="Rezaei & Fränti 2016, eq. 20 (E = 1); genieclust pair_sets_index(simplified=True)",
           formula=r"PSI_s = \max\Big(0, \frac{S - 1}{\max(K,L) - 1}\Big)",

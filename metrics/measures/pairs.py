@@ -376,7 +376,9 @@ def _ss1_floats(m, m1, m2, big_m):
             + _pair_ratio(apart, big_m - m1, big_m - m2)) / 4.0
 
 
-@register("afm", name="Adjusted Fowlkes–Mallows index", symbol="AFM", family="pairs", domain="counts",
+@register("afm",
+          peers={"genieclust": "genieclust.compare_partitions.adjusted_fm_score"},
+          name="Adjusted Fowlkes–Mallows index", symbol="AFM", family="pairs", domain="counts",
           direction="higher", bounds=(-1.0, 1.0),
           reference="Hubert & Arabie 1985, eq. 4; genieclust adjusted_fm_score (Gagolewski)",
           formula=r"AFM = \frac{FM - E[FM]}{1 - E[FM]},\ E[FM] = \frac{\sqrt{m_1 m_2}}{M}",

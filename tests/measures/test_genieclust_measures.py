@@ -346,3 +346,11 @@ def test_every_count_of_measures_the_guides_state_is_the_registrys():
             stated.setdefault(page.name, set()).add(int(number))
     assert stated, "no page states how many measures there are: this test would check nothing"
     assert {page: numbers for page, numbers in stated.items() if numbers != {len(M)}} == {}
+
+
+def test_the_registry_names_genieclust_as_a_peer_with_functions_that_exist():
+    named = {k: m.peers["genieclust"] for k, m in M.items() if m.peers and "genieclust" in m.peers}
+    assert set(named) == {"nca", "npa", "psi", "psi_simplified", "afm"}
+    for function in named.values():
+        module, _, name = function.partition("(")[0].rpartition(".")
+        assert module == "genieclust.compare_partitions" and callable(getattr(gc, name))
