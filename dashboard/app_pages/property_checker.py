@@ -1,12 +1,14 @@
 """Property checker — Wu et al.'s properties of one measure checked live with their evidence, demos
-that scale, transpose, split and merge a table, VI's range against NVI's, and every measure ×
-property beside Wu et al.'s printed Table 12."""
+that scale, transpose, split and merge a table, VI's range against NVI's, every measure ×
+property beside Wu et al.'s printed Table 12, and "choose a measure" by Gösgens et al.'s properties
+(tick what the task needs, see the measures that have it, the evidence of any verdict one choice away)."""
 
 
 import streamlit as st
 
 import metrics
 from dashboard.papers import facts
+from dashboard.properties import gosgens_view as gv
 from dashboard.properties import views as pv
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import fmt, table_heatmap
@@ -45,7 +47,10 @@ page_state("property_checker",
            Param(pv.TAB_KEY, pv.DEMO_TABS[0], bound=True, options=pv.DEMO_TABS),
            Param("p_lam", 2, bound=True, lo=1, hi=10), Param("p_T", False, bound=True),
            Param("p_op", "split", options=["split", "merge"], what="operation"),
-           Param("p_sc", what="cluster"), Param("p_parts", 2, bound=True, lo=2, hi=8), Param("p_mc", what="cluster"))
+           Param("p_sc", what="cluster"), Param("p_parts", 2, bound=True, lo=2, hi=8), Param("p_mc", what="cluster"),
+           Param("p_need", [], options=gv.PROPERTIES, what="property"), Param("p_proved", False, bound=True),
+           Param("p_em", gv.DEFAULT_EVIDENCE[0], options=metrics.MEASURES, what="measure"),
+           Param("p_ep", gv.DEFAULT_EVIDENCE[1], options=gv.PROPERTIES, what="property"))
 settings = shared_controls()
 st.title("Property checker")
 st.caption("Which of Wu, Xiong & Chen's (2009, §5.2) mathematical properties W1–W5 does a measure have? (Wu et al. "
@@ -76,6 +81,7 @@ for i, name in enumerate(pv.WU_PROPERTIES):
         pv.show_check(name, result[name])
 with cols[len(pv.WU_PROPERTIES) % 2]:
     pv.show_metric(result["metric"])
+st.markdown(gv.summary_line(key) + " (Details: *Choose a measure*, at the bottom of the page.)")
 
 # ---------------------------------------------------------------- demos
 @st.fragment
@@ -220,3 +226,51 @@ if explained:
         st.markdown(f"- **{', '.join(where)}** — {why}")
 st.download_button("Matrix (CSV)", matrix_csv, file_name="properties.csv",
                    mime="text/csv", key="pc_matrix_dl", on_click="ignore")
+
+
+# ---------------------------------------------------------------- choose a measure (Gösgens et al.)
+@st.fragment
+def choose_a_measure() -> None:
+    """Tick the properties a task needs → the measures that have them; any verdict's evidence one
+    choice away. A fragment: ticking reruns only this part of the page."""
+    st.subheader("Choose a measure — Gösgens, Tikhonov & Prokhorenkova's properties (ICML 2021)")
+    st.caption("Eight properties a similarity index may need, decided for every measure by "
+               "`metrics.properties.gosgens_properties`: ✓ proved (a reference or a written argument), ✓? no "
+               "counterexample in an exhaustive search of small cases (every pair of partitions of up to 7 items, "
+               "every triple of 5 items, exact expectations for every margin pair up to 7 items) — not a proof, "
+               "✗ a counterexample was found (shown below), — does not apply. " + gv.RECONSTRUCTION_NOTE)
+    url_state("p_need")
+    need = st.pills("Properties your task needs", list(gv.PROPERTIES), selection_mode="multi", key="p_need",
+                    format_func=gv.PROPERTY_LABELS.__getitem__)
+    url_commit("p_need")
+    proved_only = st.toggle("Only verdicts with a proof (leave out ✓?)", key="p_proved", bind="query-params")
+    chosen = gv.choose(list(need or []), bool(proved_only))
+    wanted = ", ".join(gv.PROPERTY_LABELS[p] for p in need or []) or "no property ticked: every measure"
+    if chosen.empty:
+        st.warning(f"No measure has all of: {wanted}"
+                   + (" with a proof. Allow verdicts without one (✓?) or tick fewer properties."
+                      if proved_only else ". Tick fewer properties."))
+    else:
+        st.markdown(f"**{len(chosen)} measure{'s' if len(chosen) != 1 else ''}** "
+                    f"({escape_markdown(wanted)}), most properties first:")
+        st.dataframe(chosen.drop(columns="key"), key="p_choose_table", hide_index=True, width="stretch")
+    st.markdown("**The evidence of one verdict**")
+    e1, e2 = st.columns(2)
+    with e1:
+        url_state("p_em")
+        ev_key = st.selectbox("Measure", list(metrics.MEASURES), key="p_em", format_func=_label)
+        url_commit("p_em")
+    with e2:
+        url_state("p_ep")
+        ev_prop = st.selectbox("Property", list(gv.PROPERTIES), key="p_ep", format_func=gv.PROPERTY_LABELS.__getitem__)
+        url_commit("p_ep")
+    gv.show_verdict(ev_key, ev_prop)
+    with st.expander("Where the searches disagree with the paper's table (as reconstructed)"):
+        frame = gv.disagreements()
+        st.caption(gv.RECONSTRUCTION_NOTE + " A cell marked *unsure* is one the reconstruction is least sure of; "
+                   "the others follow from what the paper states.")
+        st.dataframe(frame, key="p_disagreements", hide_index=True, width="stretch")
+
+
+st.divider()
+choose_a_measure()
