@@ -228,6 +228,21 @@ def test_the_readme_is_short_and_its_quick_start_is_the_one_that_works():
     assert "2-core" not in text and "→" not in text.split("## The library")[0]
 
 
+def test_the_readme_measure_table_lists_every_registry_key_under_its_family():
+    """The README's table of measures is written by hand: it names every registered key exactly
+    once, under the family the registry gives it, in the registry's order."""
+    section = README.read_text(encoding="utf-8").split("## The measures")[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "`" in line]
+    listed = {row.split("|")[1].strip(): re.findall(r"`([a-z0-9_]+)`", row.split("|")[2]) for row in rows}
+    families = {"information": "information", "set matching": "matching", "pair counting": "pairs",
+                "element-wise": "elementwise"}
+    assert set(listed) == set(families), listed.keys()
+    for title, family in families.items():
+        expected = [key for key, m in metrics.MEASURES.items() if m.family == family]
+        assert listed[title] == expected, (title, set(expected) ^ set(listed[title]))
+    assert sum(len(keys) for keys in listed.values()) == len(metrics.MEASURES)
+
+
 def test_the_readme_python_runs():
     """The one-line scikit-learn use right after the quick start, and the library in ten lines, run."""
     import numpy as np
