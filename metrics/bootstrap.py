@@ -43,17 +43,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._lazy import lazy_module
 from .chance.draws import _rng
 from .core.contingency import Contingency
 from .core.kernels import array_api
 from .core.labels import as_1d_labels, check_noise, factorize_labels, noise_mask
-from .core.lazy import lazy_module
 from .core.limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget
 from .core.registry import Measure, check_beta, check_log_base, evaluate, resolve
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["paired_bootstrap", "bootstrap_seconds", "COLUMNS"]

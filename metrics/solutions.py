@@ -40,16 +40,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._lazy import lazy_module
 from .core.contingency import Contingency
 from .core.labels import check_noise, sorted_codes
-from .core.lazy import lazy_module
 from .core.limits import COSTS, DEFAULT_BUDGET, Deadline, Progress, check_budget, checked_budget
 from .core.registry import MEASURES, check_beta, check_log_base
 from .measures.costs import evaluate_seconds
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["compare_solutions", "rank_solutions", "rank_agreement", "changes_of_mind", "solution_matrix",

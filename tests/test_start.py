@@ -1,5 +1,5 @@
 """Fast start (issue 24): ``import metrics`` and ``partition-lab --help`` leave pandas, scipy, DuckDB,
-numba, Dask and pyarrow unimported — each needed only by the calls that use it (metrics/core/lazy.py).
+numba, Dask and pyarrow unimported — each needed only by the calls that use it (metrics/_lazy.py).
 
 Deterministic: which modules a fresh interpreter holds, never a timing (benchmarks/bench_start.py
 measures the time).

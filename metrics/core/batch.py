@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_function, lazy_module
 from .contingency import Contingency
-from .lazy import lazy_function, lazy_module
 from .registry import check_beta, check_log_base, resolve
 from .stats import TableStats, histogram_pays
 
 if TYPE_CHECKING:
     import pandas as pd
     from scipy.special import xlogy
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
     xlogy = lazy_function("scipy.special", "xlogy")
 

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .lazy import lazy_module
+from .._lazy import lazy_module
 from .limits import MAX_TOTAL
 
 if TYPE_CHECKING:
     import pandas as pd
     from scipy import sparse
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
     sparse = lazy_module("scipy.sparse")
 

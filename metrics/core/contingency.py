@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_function, lazy_module
 from .cells import (
     compact_index,
     group_sum,
@@ -38,14 +39,13 @@ from .cells import (
 )
 from .kernels import array_api, counting
 from .labels import as_1d_labels, compact_limit, count_with_noise, factorize_labels, own_labels
-from .lazy import lazy_function, lazy_module
 from .memberships import Memberships, plain_cells, plain_memberships, weighted_cells
 from .stats import TableStats, comb2_from_histogram, exact_sum_comb2, histogram_pays
 
 if TYPE_CHECKING:
     import pandas as pd
     from scipy.special import xlogy
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
     xlogy = lazy_function("scipy.special", "xlogy")
 

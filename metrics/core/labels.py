@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_module
 from .kernels import array_api, counting
-from .lazy import lazy_module
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["as_1d_labels", "factorize_labels", "sorted_codes", "compact_limit", "own_labels", "NOISE_READINGS",

@@ -45,7 +45,7 @@ class Measure:
     A measure is called with a table, ``m(t)``, or with two label arrays, ``m(labels_true,
     labels_pred)`` (scikit-learn's way; the table is counted first). ``help(m)`` shows the
     measure's own documentation (:attr:`doc`), written from these fields by
-    :mod:`metrics.core.measure_docs`.
+    :mod:`metrics.measures.docs`.
     """
 
     key: str
@@ -140,10 +140,9 @@ class Measure:
 
     @property
     def doc(self) -> str:
-        """This measure's documentation (numpydoc): what ``help()`` shows, made from the metadata."""
-        from .measure_docs import measure_doc
-
-        return measure_doc(self)
+        """This measure's documentation (numpydoc): what ``help()`` shows, made from the metadata
+        by the writer :mod:`metrics.measures.docs` hands over (its description until then)."""
+        return _doc_writer(self) if _doc_writer is not None else self.description
 
     @property
     def higher_is_better(self) -> bool:
@@ -171,6 +170,16 @@ class _MeasureDoc:
 
 
 Measure.__doc__ = _MeasureDoc(Measure.__doc__)  # type: ignore[assignment]
+
+# How a measure is documented belongs to the measures layer (metrics.measures.docs), which sets
+# this hook when it is imported: the registry stays below it and imports nothing of it.
+_doc_writer: Callable[[Measure], str] | None = None
+
+
+def set_doc_writer(writer: Callable[[Measure], str]) -> None:
+    """Make ``writer(measure)`` the text of :attr:`Measure.doc` (and of ``help(measure)``)."""
+    global _doc_writer
+    _doc_writer = writer
 
 MEASURES: dict[str, Measure] = {}
 

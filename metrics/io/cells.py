@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_module
 from ..core.contingency import Contingency
 from ..core.labels import sorted_codes
-from ..core.lazy import lazy_module
 
 if TYPE_CHECKING:
     import pandas as pd
     from scipy import sparse
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
     sparse = lazy_module("scipy.sparse")
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_module
 from ..core.contingency import Contingency
-from ..core.lazy import lazy_module
 from . import scan
 from .engines.duckdb_engine import duckdb_contingency
 from .errors import MissingLabelsError
@@ -26,7 +26,7 @@ from .sources import Source, check_alignment, expand_paths, no_items_left
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["content_size", "contingency_from_files", "file_format", "total_size"]

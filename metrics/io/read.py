@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_module
 from ..core.contingency import Contingency
-from ..core.lazy import lazy_module
 from .cells import table_from_labels
 from .errors import EmptyTableError, MissingLabelsError
 from .scan import ContentTooLargeError, TextScan, damaged_gzip
@@ -44,7 +44,7 @@ from .sniff import FileKind, is_stream, read_stream, sniff
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["COMMON_NA_TEXTS", "LabelColumns", "MissingReport", "contingency_from_columns", "file_columns",

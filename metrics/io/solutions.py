@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.lazy import lazy_module
+from .._lazy import lazy_module
 from .errors import EmptyTableError, MissingSolutionLabelsError, UnmatchedIdsError
 from .read import LabelColumns, _check_columns, missing_mask
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["SolutionColumns", "solution_columns"]

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_module
 from ..core.contingency import Contingency
-from ..core.lazy import lazy_module
 from .errors import EmptyTableError
 from .read import (
     _check_exists,
@@ -23,7 +23,7 @@ from .sniff import sniff
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["contingency_from_table_file", "repeated_labels", "repeated_labels_message"]

@@ -8,3 +8,4 @@ the order of :data:`metrics.MEASURES` and of every table and chart that lists me
 """
 
 from . import information, matching, normalised_matching, pairs, elementwise  # noqa: F401  isort: skip  (display order)
+from . import docs  # noqa: F401  (sets the registry's documentation writer)

@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_function
 from ..core.contingency import Contingency
-from ..core.lazy import lazy_function
 from ..core.limits import EMI_TERM_BUDGET
 
 if TYPE_CHECKING:
     from scipy.special import gammaln
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     gammaln = lazy_function("scipy.special", "gammaln")
 
 __all__ = ["expected_mutual_information", "expected_mi_from_sizes", "expected_mi_batch", "emi_terms",

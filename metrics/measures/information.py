@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_function
 from ..core.arith import both, div, is_batch, sqrt, where
-from ..core.lazy import lazy_function
 from ..core.registry import register
 from ..core.stats import TableStats
 from .expected import emi_out_of_budget, expected_mi_batch, expected_mutual_information
 
 if TYPE_CHECKING:
     from scipy.special import gammaln
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     gammaln = lazy_function("scipy.special", "gammaln")
 
 INF = math.inf

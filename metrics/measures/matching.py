@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._lazy import lazy_function, lazy_module
 from ..core.arith import div, where
 from ..core.batch import TableBatch
 from ..core.contingency import Contingency
 from ..core.kernels import counting
-from ..core.lazy import lazy_function, lazy_module
 from ..core.limits import MATCHING_BUDGET
 from ..core.registry import register
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         connected_components,
         min_weight_full_bipartite_matching,
     )
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     sparse = lazy_module("scipy.sparse")
     linear_sum_assignment = lazy_function("scipy.optimize", "linear_sum_assignment")
     connected_components = lazy_function("scipy.sparse.csgraph", "connected_components")

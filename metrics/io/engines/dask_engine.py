@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..._lazy import lazy_module
 from ...core.contingency import Contingency
-from ...core.lazy import lazy_module
 from ..cells import table_from_cells
 from ..errors import MissingLabelsError
 from ..read import (
@@ -25,7 +25,7 @@ from ..sources import check_alignment, no_items_left
 
 if TYPE_CHECKING:
     import pandas as pd
-else:  # imported on first use: `import metrics` stays fast (metrics.core.lazy)
+else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
 
 __all__ = ["contingency_from_dask", "read_dask"]

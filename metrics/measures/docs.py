@@ -16,8 +16,11 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ..core.contingency import Contingency
+from ..core.registry import FAMILIES, set_doc_writer
+
 if TYPE_CHECKING:
-    from .registry import Measure
+    from ..core.registry import Measure
 
 __all__ = ["DEGENERATE_CASES", "EXAMPLE_LABELS", "degenerate_values", "example_value", "measure_doc"]
 
@@ -42,8 +45,6 @@ def _number(value: float) -> str:
 
 def degenerate_values(m: Measure) -> dict[str, str]:
     """Case → the measure's value (natural log, β = 1) on :data:`DEGENERATE_CASES`, or why it has none."""
-    from .contingency import Contingency
-
     out = {}
     for case, labels in DEGENERATE_CASES.items():
         try:
@@ -55,8 +56,6 @@ def degenerate_values(m: Measure) -> dict[str, str]:
 
 def example_value(m: Measure) -> float:
     """The measure of :data:`EXAMPLE_LABELS`, rounded as its documentation's example prints it."""
-    from .contingency import Contingency
-
     return round(m(Contingency.from_labels(*EXAMPLE_LABELS)), 4)
 
 
@@ -85,8 +84,6 @@ def _properties(m: Measure) -> list[str]:
 @cache
 def measure_doc(m: Measure) -> str:
     """The numpydoc docstring of measure ``m``: what ``help(metrics.MEASURES[m.key])`` shows."""
-    from .registry import FAMILIES
-
     direction = "higher is better" if m.higher_is_better else "lower is better"
     labels_true, labels_pred = EXAMPLE_LABELS
     sklearn_line = []
@@ -132,3 +129,7 @@ def measure_doc(m: Measure) -> str:
         repr(example_value(m)),
     ]
     return "\n".join(lines)
+
+
+# The registry keeps only a hook for this writer (the core imports nothing of the measures layer).
+set_doc_writer(measure_doc)

@@ -1,5 +1,5 @@
 """``help()`` of every measure shows its own documentation, made from the registry's metadata
-(metrics/core/measure_docs.py): formula, range and direction, properties, degenerate cases computed by
+(metrics/measures/docs.py): formula, range and direction, properties, degenerate cases computed by
 the measure, reference, scikit-learn's name, and an example that runs."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pydoc
 import pytest
 
 import metrics
-from metrics.core.measure_docs import DEGENERATE_CASES, EXAMPLE_LABELS, degenerate_values
+from metrics.measures.docs import DEGENERATE_CASES, EXAMPLE_LABELS, degenerate_values
 
 KEYS = list(metrics.MEASURES)
 
