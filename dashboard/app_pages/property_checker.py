@@ -13,7 +13,7 @@ from dashboard.properties import views as pv
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import fmt, table_heatmap
 from dashboard.ui.presets import load_presets
-from dashboard.ui.readout import escape_markdown
+from dashboard.ui.readout import escape_markdown, styled
 from dashboard.ui.state import Param, page_state, url_commit, url_state
 from dashboard.ui.tables import evaluate_cached
 from metrics import solutions
@@ -253,7 +253,7 @@ def choose_a_measure() -> None:
     else:
         st.markdown(f"**{len(chosen)} measure{'s' if len(chosen) != 1 else ''}** "
                     f"({escape_markdown(wanted)}), most properties first:")
-        st.dataframe(chosen.drop(columns="key"), key="p_choose_table", hide_index=True, width="stretch")
+        st.dataframe(styled(chosen.drop(columns="key")), key="p_choose_table", hide_index=True, width="stretch")
     st.markdown("**The evidence of one verdict**")
     e1, e2 = st.columns(2)
     with e1:
