@@ -87,6 +87,10 @@ _MOVED = {
 # Imported on first use, so that ``import metrics`` leaves pandas and scipy unimported (they cost
 # more than the rest of the package; tests/test_start.py): name → the module that holds it.
 _LAZY = {
+    "io": "metrics.io",
+    "properties": "metrics.properties",
+    "papers": "metrics.papers",
+    "cli": "metrics.cli",
     "chance": "metrics.chance",
     "solutions": "metrics.solutions",
     "compare_solutions": "metrics.solutions",

@@ -141,3 +141,14 @@ def test_importing_metrics_imports_no_screen():
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly', 'dashboard'))\n"
             "assert not bad, bad\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_subpackages_are_attributes_after_a_plain_import():
+    """``import metrics`` then ``metrics.io.read_labels`` / ``metrics.properties.gosgens_properties``
+    (the issues' spelling), each imported on first use — in a fresh interpreter, so no other test's
+    import makes it pass."""
+    code = ("import sys, metrics; assert 'metrics.properties' not in sys.modules; "
+            "assert callable(metrics.properties.gosgens_properties) and callable(metrics.io.read_labels); "
+            "assert metrics.papers.__name__ == 'metrics.papers'; "
+            "assert callable(metrics.cli.main)")
+    subprocess.run([sys.executable, "-c", code], check=True)

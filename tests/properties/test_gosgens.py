@@ -216,3 +216,10 @@ def test_checks_close_tells_infinity_from_a_finite_value():
     assert not _close(math.inf, 1.0).any() and not _close(1.0, math.inf).any()
     assert _close(math.inf, math.inf).all() and not _close(math.inf, -math.inf).any()
     assert _close([1.0, 2.0], [1.0 + 1e-12, 2.0]).all()
+
+
+def test_one_measure_with_a_proved_baseline_alone():
+    """A measure whose constant baseline is proved (ARI) asked for alone: nothing is left to draw
+    for the asymptotic regimes, and its evidence is still complete (it raised before)."""
+    frame = gosgens_evidence(["ari"])
+    assert set(frame["measure"]) == {"ari"} and len(frame) == len(GOSGENS_PROPERTIES)
