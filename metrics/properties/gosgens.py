@@ -56,7 +56,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from ..core.limits import DEFAULT_BUDGET, check_budget, checked_budget
-from ..core.registry import resolve
+from ..core.registry import MEASURES, resolve
 from . import gosgens_paper as paper
 from .gosgens_baseline import asymptotic_checks, constant_baseline_checks
 from .gosgens_search import (
@@ -160,15 +160,32 @@ def _search(keys: tuple[str, ...], progress) -> dict[str, dict[str, Verdict]]:
 
 
 def _with_reference(key: str, prop: str, v: Verdict) -> Verdict:
-    """A "no counterexample" upgraded to a proof where a reference proves it (never a counterexample)."""
+    """A "no counterexample" upgraded to a proof only where a real reference proves it
+    (:data:`gosgens_paper.PROOFS`). The reconstructed paper table is not a proof (its published
+    version was never read): where it agrees, the verdict stays "no counterexample" and says so."""
     if v.kind != "no_counterexample":
         return v
     ref = paper.PROOFS.get((key, prop))
-    for row in paper.paper_rows_of(key):
-        cells, unsure = paper.PAPER_TABLE[row]
-        if cells[paper.PROPS.index(prop)] is True and prop not in unsure:
-            ref = ref or f"{paper.GOSGENS}, row {row}"
-    return Verdict(True, "proof", f"{ref}; search: {v.detail}", v.example) if ref else v
+    if prop == "symmetric" and MEASURES[key].symmetric:
+        ref = ref or "by its formula: swapping classes and clusters maps it to itself"
+    if ref:
+        return Verdict(True, "proof", f"{ref}; search: {v.detail}", v.example)
+    rows = [row for row in paper.paper_rows_of(key)
+            if paper.PAPER_TABLE[row][0][paper.PROPS.index(prop)] is True and prop not in paper.PAPER_TABLE[row][1]]
+    if rows:
+        return Verdict(v.holds, v.kind, f"{v.detail}; {paper.GOSGENS} agrees (row {', '.join(rows)}), "
+                       "which is not a proof", v.example)
+    return v
+
+
+def _paper_cells(key: str) -> dict:
+    """The reconstructed paper table's verdict per property for ``key``: a value only where every
+    paper row mapped to ``key`` gives the same one (else None)."""
+    cells: dict = {}
+    for p in paper.PROPS:
+        values = {paper.PAPER_TABLE[row][0][paper.PROPS.index(p)] for row in paper.paper_rows_of(key)}
+        cells[p] = values.pop() if len(values) == 1 else None
+    return cells
 
 
 def gosgens_properties(measures=None, *, budget=DEFAULT_BUDGET,
@@ -195,9 +212,7 @@ def gosgens_evidence(measures=None, *, budget=DEFAULT_BUDGET,
     verdicts = gosgens_verdicts(measures, budget=budget, progress=progress)
     rows = []
     for key, props in verdicts.items():
-        paper_cells = {}
-        for row in paper.paper_rows_of(key):
-            paper_cells = dict(zip(paper.PROPS, paper.PAPER_TABLE[row][0]))
+        paper_cells = _paper_cells(key)
         for p in GOSGENS_PROPERTIES:
             v = props[p]
             rows.append({"measure": key, "property": p, "holds": v.holds, "state": v.state, "kind": v.kind,
