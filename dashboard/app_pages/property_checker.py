@@ -67,13 +67,15 @@ with c2:
     seed = st.number_input("Seed of the random cases", 0, 10**6, 0, 1, key="p_seed", bind="query-params",
                            help="Every case is drawn from this seed, so a link reproduces the same cases.")
 m = metrics.MEASURES[key]
-st.markdown(f"**{m.name}** ({m.symbol}) — {m.description} *{m.reference}.* "
+sym = escape_markdown(m.symbol)  # registry text in Markdown: ε_n or S&S₁ must not turn italic
+st.markdown(f"**{escape_markdown(m.name)}** ({sym}) — {escape_markdown(m.description)} "
+            f"*{escape_markdown(m.reference)}.* "
             f"{'Higher' if m.higher_is_better else 'Lower'} is better; range {m.range_text}.")
 
 result = pv.checks(key, int(seed))
 held = [pv.WU_PROPERTIES[p][1] for p in pv.WU_PROPERTIES if result[p]["holds"]]
 failed = [pv.WU_PROPERTIES[p][1] for p in pv.WU_PROPERTIES if not result[p]["holds"]]
-st.markdown(f"**{m.symbol}** has {', '.join(held) or 'none of the five properties'}"
+st.markdown(f"**{sym}** has {', '.join(held) or 'none of the five properties'}"
             + (f"; it lacks {', '.join(failed)}." if failed else "."))
 cols = st.columns(2, gap="medium")
 for i, name in enumerate(pv.WU_PROPERTIES):
@@ -92,6 +94,7 @@ def demos(key: str, result: dict, settings) -> None:
     redraws one demo, not four. The closed tabs' widgets keep their values (bound ones are
     kept by Streamlit, keyed options by ui/state.py)."""
     m = metrics.MEASURES[key]
+    sym = escape_markdown(m.symbol)
     st.subheader("See it happen")
     presets = load_presets()
     url_state("p_t", presets, DEFAULT_TABLE, "table")
@@ -107,13 +110,13 @@ def demos(key: str, result: dict, settings) -> None:
             lam = st.slider("λ — every cell times λ", 1, 10, 2, key="p_lam", bind="query-params")
             scaled = generators.scale(t, lam)
             sv = evaluate_cached(scaled, settings.log_base, settings.beta)
-            st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}({lam}·table) = "
+            st.markdown(f"{sym}(table) = **{_value(base, key)}**, {sym}({lam}·table) = "
                         f"**{_value(sv, key)}**: "
                         f"{_same(base, sv, key)}.")
             curve = pv.scale_curve(t, key, tuple(range(1, 11)), settings.log_base, settings.beta)
             st.plotly_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
                             key="pc_scale_chart", width="stretch")
-            st.caption(f"{m.symbol} of `metrics.papers.generators.scale(table, λ)` for λ = 1…10. An n-invariant "
+            st.caption(f"{sym} of `metrics.papers.generators.scale(table, λ)` for λ = 1…10. An n-invariant "
                        "measure draws a "
                        "flat line; pair counts C(λx, 2) do not scale with λ, so pair-counting measures drift.")
 
@@ -125,9 +128,9 @@ def demos(key: str, result: dict, settings) -> None:
             tv = evaluate_cached(t.T, settings.log_base, settings.beta)
             fig, _summary = table_heatmap(shown, max_rows=30, max_cols=60, height=300)
             st.plotly_chart(fig, key="pc_transpose_heatmap", width="stretch")
-            st.markdown(f"{m.symbol}(table) = **{_value(base, key)}**, {m.symbol}(tableᵀ) = **{_value(tv, key)}**: "
+            st.markdown(f"{sym}(table) = **{_value(base, key)}**, {sym}(tableᵀ) = **{_value(tv, key)}**: "
                         f"{_same(base, tv, key)}. Showing the table{'ᵀ' if transpose else ''}: "
-                        f"{m.symbol} = **{_value(tv if transpose else base, key)}**.")
+                        f"{sym} = **{_value(tv if transpose else base, key)}**.")
 
     if tab_split.open:
         with tab_split:
@@ -182,7 +185,7 @@ def demos(key: str, result: dict, settings) -> None:
                     st.caption(f"After: {escape_markdown(what)}")
                     st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0],
                                     key="pc_after_heatmap", width="stretch")
-                st.markdown(f"{m.symbol} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
+                st.markdown(f"{sym} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
                 if op == "split":
                     curve = pv.split_curve(t, labels[cluster], key, tuple(range(2, 9)), settings.log_base,
                                            settings.beta)
@@ -193,7 +196,7 @@ def demos(key: str, result: dict, settings) -> None:
                        "largest remainder), so each class keeps its share in every part: the new clustering refines "
                        "the old one. Convex additivity says a measure of a partition against its refinement is the "
                        "size-weighted mean of the measure within each block — splits and merges act locally. "
-                       f"{m.symbol} {verdict} convex additive on the checked cases (above).")
+                       f"{sym} {verdict} convex additive on the checked cases (above).")
 
     if tab_range.open:
         with tab_range:

@@ -186,8 +186,9 @@ def test_transpose_toggle():
     assert np.array_equal(heat_z(at, "pc_transpose_heatmap"), t.T.to_dense())
     a, b = metrics.evaluate(t, ["f_n"])["f_n"], metrics.evaluate(t.T, ["f_n"])["f_n"]
     assert not math.isclose(a, b)
-    (line,) = [str(m.value) for m in at.markdown if "F_n(tableᵀ) = " in str(m.value)]
-    assert f"F_n(table) = **{fmt(a)}**, F_n(tableᵀ) = **{fmt(b)}**: **different**" in line
+    # The symbol reaches Markdown escaped (F\_n renders F_n; unescaped, two of them italicise the text between).
+    (line,) = [str(m.value) for m in at.markdown if "F\\_n(tableᵀ) = " in str(m.value)]
+    assert f"F\\_n(table) = **{fmt(a)}**, F\\_n(tableᵀ) = **{fmt(b)}**: **different**" in line
 
 
 def test_split_and_merge_a_cluster():
