@@ -38,6 +38,7 @@ algorithm's own randomness (run it with other seeds for that).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -59,7 +60,7 @@ else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
 __all__ = ["paired_bootstrap", "bootstrap_seconds", "COLUMNS"]
 
 #: The columns of :func:`paired_bootstrap`'s frame, one row per measure.
-COLUMNS = ["score_a", "score_b", "difference", "low", "high", "p_value", "resamples"]
+COLUMNS = ["score_a", "score_b", "difference", "low", "high", "p_value", "significant", "resamples"]
 
 # Tables of at most this many cells are scored as dense batches (metrics.core.batch), larger ones
 # one sparse table a resample; a chunk of resamples holds at most _CHUNK_CELLS cells or labels.
@@ -133,7 +134,7 @@ def _check_resamples(n_resamples) -> int:
 
 
 def _check_confidence(confidence) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
         raise ValueError(f"confidence must be a number strictly between 0 and 1 (e.g. 0.95), got {confidence!r}")
     return float(confidence)
 
@@ -222,16 +223,16 @@ def _scores(counts: np.ndarray, triples: _Triples, side: str, keys: list[str], l
     return pd.DataFrame(values, columns=keys)
 
 
-def _summary(point: float, draws: np.ndarray, confidence: float) -> tuple[float, float, float, int]:
-    """(low, high, p_value, resamples) of the oriented resampled differences ``draws``."""
+def _summary(point: float, draws: np.ndarray, confidence: float) -> tuple:
+    """(low, high, p_value, significant, resamples) of the oriented resampled differences ``draws``."""
     draws = draws[~np.isnan(draws)]
     if draws.size == 0 or math.isnan(point):
-        return math.nan, math.nan, math.nan, int(draws.size)
+        return math.nan, math.nan, math.nan, pd.NA, int(draws.size)
     tail = (1.0 - confidence) / 2.0
     low, high = np.quantile(draws, [tail, 1.0 - tail])
     below, above = int(np.count_nonzero(draws <= 0)), int(np.count_nonzero(draws >= 0))
     p = min(1.0, 2.0 * (1 + min(below, above)) / (draws.size + 1))
-    return float(low), float(high), p, int(draws.size)
+    return float(low), float(high), p, bool(low > 0 or high < 0), int(draws.size)
 
 
 def _oriented(m: Measure, a, b):
@@ -279,8 +280,10 @@ def paired_bootstrap(labels_true, pred_a, pred_b, measures: Iterable[str] | str 
         One row per measure key (the index), columns ``score_a`` and ``score_b`` (the measure on
         the data), ``difference`` (A − B oriented so that positive means A is better: B − A for a
         measure where lower is better), ``low`` and ``high`` (the percentile interval of the
-        resampled differences at ``confidence``), ``p_value`` (two-sided, for "no difference") and
-        ``resamples`` (the resamples whose difference is defined). ``frame.attrs`` keeps
+        resampled differences at ``confidence``), ``p_value`` (two-sided, for "no difference"),
+        ``significant`` (0 lies outside [low, high]: the difference survives resampling at
+        ``confidence``; NA where no resample defines it) and ``resamples`` (the resamples whose
+        difference is defined). ``frame.attrs`` keeps
         ``n_resamples``, ``confidence``, ``seed`` and ``n``. The method is the module's docstring.
 
     Raises
@@ -334,6 +337,7 @@ def paired_bootstrap(labels_true, pred_a, pred_b, measures: Iterable[str] | str 
         rows.append((score_a[m.key], score_b[m.key], point, *_summary(point, draws[:, j], confidence)))
     frame = pd.DataFrame(rows, index=pd.Index(keys, name="measure"), columns=COLUMNS)
     frame["resamples"] = frame["resamples"].astype(np.int64)
+    frame["significant"] = frame["significant"].astype("boolean")
     frame.attrs.update(n_resamples=n_resamples, confidence=confidence,
-                       seed=seed if seed is None or isinstance(seed, int) else None, n=triples.n)
+                       seed=int(seed) if isinstance(seed, (int, np.integer)) else None, n=triples.n)
     return frame

@@ -5,8 +5,6 @@ the items (``metrics.paired_bootstrap``), and an upload's noise items under the 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -51,7 +49,7 @@ def verdict_frame(boot: pd.DataFrame) -> pd.DataFrame:
     for key, r in boot.iterrows():
         m = metrics.MEASURES[key]
         side = prefers(key, r["score_a"], r["score_b"])
-        real = (r["low"] > 0 or r["high"] < 0) if not math.isnan(r["low"]) else None
+        real = None if pd.isna(r["significant"]) else bool(r["significant"])
         rows.append({"measure": symbol(key), "better": "↑" if m.higher_is_better else "↓",
                      "A": r["score_a"], "B": r["score_b"], "prefers": side, "difference": r["difference"],
                      "low": r["low"], "high": r["high"], "p-value": r["p_value"],

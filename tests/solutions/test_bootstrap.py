@@ -64,6 +64,7 @@ def test_identical_solutions_differ_by_nothing():
         metrics.Contingency.from_labels(gold, pred))}
     assert (r["difference"] == 0).all() and (r["low"] == 0).all() and (r["high"] == 0).all()
     assert (r["p_value"] == 1).all() and (r["resamples"] == 200).all()
+    assert not r["significant"].any()
 
 
 def test_relabelled_twin_is_not_better():
@@ -85,9 +86,9 @@ def test_clearly_better_a_gets_a_small_p_value_whatever_the_direction(keys):
     good, bad = noisy(gold, 0.1, rng, 4), noisy(gold, 0.5, rng, 4)
     r = metrics.paired_bootstrap(gold, good, bad, keys, n_resamples=400, seed=2)
     assert (r["difference"] > 0).all(), "positive = A better, for vi and mirkin (lower is better) too"
-    assert (r["low"] > 0).all() and (r["p_value"] <= 2 / 401 + 1e-12).all()
+    assert (r["low"] > 0).all() and (r["p_value"] <= 2 / 401 + 1e-12).all() and r["significant"].all()
     flipped = metrics.paired_bootstrap(gold, bad, good, keys, n_resamples=400, seed=2)
-    assert (flipped["high"] < 0).all() and (flipped["p_value"] < 0.01).all()
+    assert (flipped["high"] < 0).all() and (flipped["p_value"] < 0.01).all() and flipped["significant"].all()
     for k in keys:
         va, vb = M[k](gold, good), M[k](gold, bad)
         assert r.loc[k, "score_a"] == pytest.approx(va) and r.loc[k, "score_b"] == pytest.approx(vb)
@@ -118,6 +119,12 @@ def test_seed_makes_it_deterministic():
     pd.testing.assert_frame_equal(one, two)
     assert not one[["low", "high"]].equals(other[["low", "high"]])
     assert one.attrs == {"n_resamples": 150, "confidence": 0.95, "seed": 42, "n": 500}
+    # numpy's own numbers are numbers: an np.int64 seed is kept, an np.float32 confidence accepted
+    three = metrics.paired_bootstrap(gold, a, b, ["ari"], n_resamples=50, seed=np.int64(42),
+                                     confidence=np.float32(0.9))
+    assert three.attrs["seed"] == 42 and three.attrs["confidence"] == pytest.approx(0.9)
+    # significant is exactly "0 lies outside [low, high]"
+    assert (one["significant"] == ((one["low"] > 0) | (one["high"] < 0))).all()
 
 
 @pytest.mark.parametrize("n, k", [(400, 3), (60, 12)])
