@@ -134,7 +134,8 @@ def _check_resamples(n_resamples) -> int:
 
 
 def _check_confidence(confidence) -> float:
-    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+    if (isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, numbers.Real)
+            or not 0 < float(confidence) < 1):
         raise ValueError(f"confidence must be a number strictly between 0 and 1 (e.g. 0.95), got {confidence!r}")
     return float(confidence)
 
