@@ -12,6 +12,7 @@ References
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -144,15 +145,54 @@ def f_n(t, *, log_base, beta):
     return where(lower >= 1.0, 1.0, div(f_measure_value(t) - lower, 1.0 - lower, 1.0))
 
 
+# Up to this side, a batch's assignments come from the P! permutations of its zero-padded P × P
+# tables, in one vectorised gather (no Python loop per table); beyond it, one scipy assignment
+# per table. At P = 5 the gather costs about half a scipy call; at P = 6 five times one.
+BRUTE_FORCE_SIDE = 5
+# Tables gathered at once: (chunk, P!, P) floats, about 15 MB at P = 5.
+_CHUNK = 4096
+
+_PERMS: dict[int, np.ndarray] = {}
+
+
+def _permutations(p: int) -> np.ndarray:
+    if p not in _PERMS:
+        _PERMS[p] = np.array(list(permutations(range(p))), dtype=np.intp)
+    return _PERMS[p]
+
+
+def _lsa_value(weights: np.ndarray) -> float:
+    r, c = linear_sum_assignment(weights, maximize=True)
+    # Summed in increasing order, as genieclust does: fewer last-bit differences against it.
+    return float(np.sort(weights[r, c]).sum())
+
+
+def max_assignment_batch(weights: np.ndarray) -> np.ndarray:
+    """max_σ Σ_i w[b, i, σ(i)] for each table b of a (B, R, C) batch of non-negative weights.
+
+    A rectangular assignment is the square one of the zero-padded table (padding adds nothing)."""
+    w = np.asarray(weights, dtype=np.float64)
+    count, r, c = w.shape
+    p = max(r, c)
+    out = np.zeros(count)
+    if p == 0 or count == 0:
+        return out
+    square = np.zeros((count, p, p))
+    square[:, :r, :c] = w
+    if p <= BRUTE_FORCE_SIDE:
+        perms, rows = _permutations(p), np.arange(p)
+        for start in range(0, count, _CHUNK):
+            out[start:start + _CHUNK] = square[start:start + _CHUNK][:, rows, perms].sum(axis=-1).max(axis=1)
+        return out
+    for i in range(count):
+        out[i] = _lsa_value(square[i])
+    return out
+
+
 def matched_mass(t):
     """max over one-to-one class→cluster maps σ of Σ n_{i,σ(i)} (unmatched allowed)."""
     if isinstance(t, TableBatch):
-        # Small padded tables: one dense assignment each (padding adds nothing).
-        out = np.empty(len(t))
-        for i, table in enumerate(t.tables):
-            r, c = linear_sum_assignment(table, maximize=True)
-            out[i] = table[r, c].sum()
-        return out
+        return max_assignment_batch(t.tables)
     if t.n_cells == 0:
         return 0
     n_r, n_c = t.shape

@@ -28,59 +28,19 @@ References
 
 from __future__ import annotations
 
-from itertools import permutations
-
 import numpy as np
 
 from ..core.arith import div
 from ..core.batch import TableBatch
 from ..core.registry import register
-from .matching import _DENSE_MATCHING_CELLS, _sparse_matching, matched_mass, matching_out_of_budget
-
-# Up to this side, a batch's assignments come from the P! permutations of its zero-padded P × P
-# tables, in one vectorised gather (no Python loop per table); beyond it, one scipy assignment
-# per table. At P = 5 the gather costs about half a scipy call; at P = 6 five times one.
-BRUTE_FORCE_SIDE = 5
-# Tables gathered at once: (chunk, P!, P) floats, about 15 MB at P = 5.
-_CHUNK = 4096
-
-_PERMS: dict[int, np.ndarray] = {}
-
-
-def _permutations(p: int) -> np.ndarray:
-    if p not in _PERMS:
-        _PERMS[p] = np.array(list(permutations(range(p))), dtype=np.intp)
-    return _PERMS[p]
-
-
-def _lsa_value(weights: np.ndarray) -> float:
-    from scipy.optimize import linear_sum_assignment  # scipy on first use: `import metrics` stays fast
-
-    r, c = linear_sum_assignment(weights, maximize=True)
-    # Summed in increasing order, as genieclust does: fewer last-bit differences against it.
-    return float(np.sort(weights[r, c]).sum())
-
-
-def max_assignment_batch(weights: np.ndarray) -> np.ndarray:
-    """max_σ Σ_i w[b, i, σ(i)] for each table b of a (B, R, C) batch of non-negative weights.
-
-    A rectangular assignment is the square one of the zero-padded table (padding adds nothing)."""
-    w = np.asarray(weights, dtype=np.float64)
-    count, r, c = w.shape
-    p = max(r, c)
-    out = np.zeros(count)
-    if p == 0 or count == 0:
-        return out
-    square = np.zeros((count, p, p))
-    square[:, :r, :c] = w
-    if p <= BRUTE_FORCE_SIDE:
-        perms, rows = _permutations(p), np.arange(p)
-        for start in range(0, count, _CHUNK):
-            out[start:start + _CHUNK] = square[start:start + _CHUNK][:, rows, perms].sum(axis=-1).max(axis=1)
-        return out
-    for i in range(count):
-        out[i] = _lsa_value(square[i])
-    return out
+from .matching import (
+    _DENSE_MATCHING_CELLS,
+    _lsa_value,
+    _sparse_matching,
+    epsilon_n,
+    matching_out_of_budget,
+    max_assignment_batch,
+)
 
 
 def max_weight_matching(t, weight) -> float:
@@ -117,16 +77,6 @@ def _nca_table(t) -> float:
     return (max_weight_matching(t, _share_of_class) - 1.0) / (k - 1.0)
 
 
-def _npa_table(t) -> float:
-    m = max(t.n_classes, t.n_clusters)
-    if m <= 1:
-        return 1.0
-    mass, n = t.memo("matched_mass", matched_mass), t.n
-    if t.is_integer:  # exact integers until the one division
-        return (m * int(mass) - n) / (n * (m - 1))
-    return (m * float(mass) / n - 1.0) / (m - 1.0)
-
-
 def _sorted_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Σ_r min(a_(r), b_(r)) over the sizes sorted decreasingly, along the last axis (the
     unmatched sizes of the longer side pair with padding: min 0)."""
@@ -161,13 +111,6 @@ def _nca_batch(t: TableBatch) -> np.ndarray:
     best = max_assignment_batch(div(tables, a[:, :, None], 0.0))
     value = div(best - 1.0, k - 1.0, 0.0)
     return np.where(k <= 1, np.where(n_clusters <= 1, 1.0, 0.0), value)
-
-
-def _npa_batch(t: TableBatch) -> np.ndarray:
-    tables, a, _, k, n_clusters = _batch_parts(t)
-    m = np.maximum(k, n_clusters).astype(np.float64)
-    n = a.sum(axis=1)
-    return div(m * max_assignment_batch(tables) - n, n * (m - 1.0), 1.0)
 
 
 def _psi_batch(t: TableBatch, simplified: bool) -> np.ndarray:
@@ -208,7 +151,8 @@ def nca(t, *, log_base, beta):
                       "floor: the same number as 1 − ε_n. One class and one cluster score 1.",
           limit=matching_out_of_budget)
 def npa(t, *, log_base, beta):
-    return _either(t, _npa_table, _npa_batch)
+    # The same number as 1 − ε_n (M·t/n − 1)/(M − 1) = 1 − (1 − t/n)/(1 − 1/M): one matching, ε_n's.
+    return 1.0 - epsilon_n(t, log_base=log_base, beta=beta)
 
 
 @register("psi",

@@ -317,6 +317,8 @@ def _cc_degenerate(m, m1, m2, big_m):
 
 
 def _cc_exact(m, m1, m2, big_m) -> float:
+    # Γ's formula, but one correctly rounded step on exact pair sums: identical partitions give
+    # exactly 1 here, where Γ's product of four roots gives 0.9999999999999998 ([[2, 0], [0, 2]]).
     num, big_d, _ = _cc_terms(m, m1, m2, big_m)
     if big_d == 0:
         return _cc_degenerate(m, m1, m2, big_m)

@@ -241,10 +241,10 @@ def test_batches_above_the_permutation_side_use_assignments():
 
 def test_permutation_gather_and_assignment_agree(monkeypatch):
     w = np.random.default_rng(5).random((200, 6, 5))
-    monkeypatch.setattr(normalised_matching, "BRUTE_FORCE_SIDE", 6)
-    brute = normalised_matching.max_assignment_batch(w)
-    monkeypatch.setattr(normalised_matching, "BRUTE_FORCE_SIDE", 0)
-    np.testing.assert_allclose(brute, normalised_matching.max_assignment_batch(w), atol=1e-12)
+    monkeypatch.setattr(matching, "BRUTE_FORCE_SIDE", 6)
+    brute = matching.max_assignment_batch(w)
+    monkeypatch.setattr(matching, "BRUTE_FORCE_SIDE", 0)
+    np.testing.assert_allclose(brute, matching.max_assignment_batch(w), atol=1e-12)
 
 
 def test_sparse_matching_path_equals_dense(monkeypatch):
