@@ -17,6 +17,8 @@ what breaks them in one set of words:
   item (an empty one has an empty, missing, label). :attr:`TextLayout.records` is the number of
   data rows every engine must read — the DuckDB engine checks its count against it, so no row is
   lost silently.
+* **Bytes**: UTF-8 throughout and no NUL byte (binary data, as the sniff finds it in the first
+  bytes; pandas before 3.1 cut a cell at one where DuckDB kept it), refused naming the line.
 * **Size**: :attr:`TextLayout.content_bytes` counts the text after decompression; ``limit`` stops
   a file that expands beyond it (a gzip bomb) with :class:`ContentTooLargeError` as soon as it
   does, before the rest is decompressed.
@@ -145,6 +147,7 @@ class TextScan:
     def feed(self, data: bytes) -> None:
         data = bytes(data)
         self._check_utf8(data)
+        self._check_nul(data)
         data = self._held + data
         self._held = b""
         if not self._bom_checked:
@@ -183,12 +186,24 @@ class TextScan:
         return TextLayout(records, self.total, self.longest, frozenset(self.endings), self.quoted_breaks,
                           self.white_lines, self.leading_blank_lines)
 
+    def _line_at(self, data: bytes, at: int) -> int:
+        """The line (from 1) of byte ``at`` of the block ``data`` about to be fed."""
+        before = self._held + data[:at]
+        return self.lines + before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+
+    def _check_nul(self, data: bytes) -> None:
+        """Refuse a NUL byte anywhere, as the sniff does in the first bytes: the engines disagree on it
+        (pandas before 3.1 cuts a cell at it, so ``b<NUL>`` and ``b`` became one label; DuckDB keeps it)."""
+        at = data.find(b"\x00")
+        if at >= 0:
+            raise ValueError(f"{self.name} holds binary data, not CSV/TSV text (a NUL byte on line "
+                             f"{self._line_at(data, at):,}): save the labels as CSV (UTF-8), TSV or Parquet")
+
     def _check_utf8(self, data: bytes, final: bool = False) -> None:
         try:
             self._utf8.decode(data, final=final)
         except UnicodeDecodeError as exc:
-            before = self._held + data[:exc.start]
-            line = self.lines + before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+            line = self._line_at(data, exc.start)
             bad = data[exc.start:exc.start + 1] or b"?"
             raise ValueError(f"{self.name} is not UTF-8 text throughout (byte 0x{bad.hex()} on line {line:,} is not "
                              "UTF-8; Latin-1 or Windows-1252?): save it as UTF-8 (in Excel: 'CSV UTF-8') and use "

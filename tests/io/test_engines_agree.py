@@ -77,7 +77,11 @@ CORPUS = {
     "utf16be.tsv": (b"\xfe\xff" + "gold\tpred\né\tx\n".encode("utf-16-be"), ("table", 1)),
     "latin1_far.csv": (b"gold,pred\n" + b"a,x\n" * 30_000 + b"caf\xe9,y\n",
                        ("error", "is not UTF-8 text throughout (byte 0xe9 on line 30,002")),
-    "nul_in_cell_far.csv": (b"gold,pred\n" + b"a,x\n" * 30_000 + b"b\x00,y\n", ("table", 30_001)),
+    # A NUL past the sniffed head: refused like one in it (pandas before 3.1 cut the cell at it, DuckDB kept it).
+    "nul_in_cell_far.csv": (b"gold,pred\n" + b"a,x\n" * 30_000 + b"b\x00,y\n",
+                            ("error", "holds binary data, not CSV/TSV text (a NUL byte on line 30,002)")),
+    "nul_in_quoted_cell_far.csv": (b"gold,pred\n" + b"a,x\n" * 30_000 + b'"b\nc\x00",y\n',
+                                   ("error", "(a NUL byte on line 30,003)")),
     "unicode_breaks.csv": ("gold,pred\na\u2028b,x\nc\u0085,y\n".encode(), ("table", 2)),
     # sizes
     "huge_cell.csv": (b"gold,pred\n" + b"a" * HUGE + b",x\nb,y\n", ("table", 2)),
@@ -249,6 +253,16 @@ def test_the_scan_does_not_depend_on_how_the_stream_is_cut(block):
             scan.finish()
         errors.add(str(info.value))
     assert len(errors) == 1 and "line 3" in errors.pop()
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
+def test_a_nul_byte_is_refused_on_its_line_however_the_stream_is_cut(block):
+    data = b'gold,pred\r\na,x\r\n"b\r\nc",y\rd\x00,z\n'
+    scan = TextScan("f", ",", 2, True)
+    with pytest.raises(ValueError, match=r"a NUL byte on line 5\)"):
+        for i in range(0, len(data), block):
+            scan.feed(data[i:i + block])
+        scan.finish()
 
 
 def test_a_big_quoted_file_is_read_in_one_partition_by_dask(tmp_path):
