@@ -82,14 +82,13 @@ def score(key: str, labels_true, labels_pred, *, log_base: float = math.e, beta:
     >>> metrics.score("vi", [0, 0, 1, 1], [0, 1, 0, 1], log_base=2)
     2.0
     """
-    measure = resolve(key)[0]
-    check_log_base(log_base)
+    check_log_base(log_base)  # before the labels are counted: a bad option costs nothing
     check_beta(beta)
-    return measure(Contingency.from_labels(labels_true, labels_pred), log_base=log_base, beta=beta)
+    return resolve(key)[0](labels_true, labels_pred, log_base=log_base, beta=beta)
 
 
 def _measure(key: str, labels_true, labels_pred, **params) -> float:
-    return MEASURES[key](Contingency.from_labels(labels_true, labels_pred), **params)
+    return MEASURES[key](labels_true, labels_pred, **params)
 
 
 def _method(average_method, keys: dict[str, str]) -> str:

@@ -70,6 +70,12 @@ def summary_line(key: str) -> str:
 
 
 def choose(need: list[str], proved_only: bool) -> pd.DataFrame:
+    """See :func:`_choose` (shared across sessions: it depends only on its arguments)."""
+    return _choose(tuple(need), proved_only).copy()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _choose(need: tuple[str, ...], proved_only: bool) -> pd.DataFrame:
     """The measures that have every property of ``need`` (all measures when it is empty): holding it
     by proof, or — unless ``proved_only`` — also with no counterexample found. One row per measure
     (registry order, most properties first): key, measure, how many of the eight it has, then a mark
