@@ -2,7 +2,8 @@
 ``streamlit run dashboard/app.py`` from a checkout; both read ``.streamlit/config.toml``'s options
 (``dashboard.server.settings.APP_DEFAULTS`` carries them for an install).
 
-The page list lives here, one script per page under ``app_pages/``. Not ``pages/``: Streamlit
+The page list lives here, one script per page under ``app_pages/``, in one folder per sidebar
+section (``learn/``, ``analyse/``, ``explore/``). Not ``pages/``: Streamlit
 auto-discovers that folder as a legacy multipage app and, when the first request after a server
 start is a deep link, runs the page without this file.
 
@@ -26,21 +27,26 @@ st.set_page_config(page_title="Partition Lab", page_icon=str(ICON), layout="wide
 PAGES = {
     "Partition Lab": [
         app_page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
-        app_page("app_pages/lesson.py", title="Lesson", icon=":material/school:", url_path="lesson"),
-        app_page("app_pages/table_lab.py", title="Table lab", icon=":material/grid_on:", url_path="table_lab"),
-        app_page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
-        app_page("app_pages/solutions.py", title="Solutions", icon=":material/leaderboard:", url_path="solutions"),
+    ],
+    "Learn": [
+        app_page("app_pages/learn/lesson.py", title="Lesson", icon=":material/school:", url_path="lesson"),
+        app_page("app_pages/learn/gallery.py", title="Paper gallery", icon=":material/fact_check:", url_path="gallery"),
+    ],
+    "Analyse": [
+        app_page("app_pages/analyse/table_lab.py", title="Table lab", icon=":material/grid_on:", url_path="table_lab"),
+        app_page("app_pages/analyse/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
+        app_page("app_pages/analyse/solutions.py", title="Solutions", icon=":material/leaderboard:",
+                 url_path="solutions"),
     ],
     "Explore": [
-        app_page("app_pages/generator_lab.py", title="Generator lab", icon=":material/tune:", url_path="generator_lab"),
-        app_page("app_pages/property_checker.py", title="Property checker", icon=":material/rule:",
-                url_path="property_checker"),
-        app_page("app_pages/fuzzy_lab.py", title="Fuzzy lab", icon=":material/blur_on:", url_path="fuzzy_lab"),
-        app_page("app_pages/real_data.py", title="Real data", icon=":material/scatter_plot:", url_path="real_data"),
-        app_page("app_pages/chance.py", title="Chance", icon=":material/casino:", url_path="chance"),
-    ],
-    "Papers": [
-        app_page("app_pages/gallery.py", title="Paper gallery", icon=":material/fact_check:", url_path="gallery"),
+        app_page("app_pages/explore/generator_lab.py", title="Generator lab", icon=":material/tune:",
+                 url_path="generator_lab"),
+        app_page("app_pages/explore/property_checker.py", title="Property checker", icon=":material/rule:",
+                 url_path="property_checker"),
+        app_page("app_pages/explore/fuzzy_lab.py", title="Fuzzy lab", icon=":material/blur_on:", url_path="fuzzy_lab"),
+        app_page("app_pages/explore/real_data.py", title="Real data", icon=":material/scatter_plot:",
+                 url_path="real_data"),
+        app_page("app_pages/explore/chance.py", title="Chance", icon=":material/casino:", url_path="chance"),
     ],
 }
 

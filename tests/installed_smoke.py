@@ -76,13 +76,15 @@ def main(checkout: Path) -> dict:
     report["presets"] = len(load_presets())
 
     from streamlit.testing.v1 import AppTest
+
+    import dashboard
     app = launch.dashboard_app_path()
-    pages = sorted(p.name for p in (app.parent / "app_pages").glob("*.py"))
+    pages = sorted(dashboard.page_scripts())
     assert pages, f"no pages installed next to {app}"
     with timed(report, "pages"):
         for page in pages:
             at = AppTest.from_file(str(app), default_timeout=180)
-            at.switch_page(f"app_pages/{page}").run()
+            at.switch_page(dashboard.page_scripts()[page]).run()
             assert not at.exception, (page, [e.value for e in at.exception])
             assert not at.error, (page, [e.value for e in at.error])
     report["pages"] = pages

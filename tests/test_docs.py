@@ -201,7 +201,7 @@ def test_every_page_and_url_parameter_is_documented():
     for url in re.findall(r'url_path="(\w+)"', app):
         assert f"`/{url}`" in text, url
     names = set()
-    for page in sorted((ROOT / "dashboard" / "app_pages").glob("*.py")):
+    for page in sorted((ROOT / "dashboard" / "app_pages").rglob("*.py")):
         names |= _declared_params(page)
     from dashboard.generator import (
         views as generator_views,  # its sliders are declared in a loop

@@ -90,4 +90,4 @@ def test_a_fresh_venv_with_the_wheel_serves_everything(wheel, tmp_path):
     report = json.loads(smoke.stdout.strip().splitlines()[-1])
     print(f"\nfresh venv + wheel install {installed:.1f} s; smoke {time.perf_counter() - t1:.1f} s: {report}")
     assert not Path(report["installed_at"]).is_relative_to(ROOT)
-    assert report["pages"] == sorted(p.name for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
+    assert report["pages"] == sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").rglob("*.py"))

@@ -20,11 +20,13 @@ st.markdown(
 )
 c1, c2 = st.columns(2)
 with c1:
-    page_link("app_pages/table_lab.py", "**Table lab** — edit a table or upload labels", icon=":material/grid_on:")
+    page_link("app_pages/analyse/table_lab.py", "**Table lab** — edit a table or upload labels",
+              icon=":material/grid_on:")
 with c2:
-    page_link("app_pages/compare.py", "**Compare** — the divergence explorer", icon=":material/compare_arrows:")
+    page_link("app_pages/analyse/compare.py", "**Compare** — the divergence explorer", icon=":material/compare_arrows:")
 
-st.page_link("app_pages/lesson.py", label=f"**Lesson** — the papers' arguments in {len(STEPS)} steps, one chart each",
+st.page_link("app_pages/learn/lesson.py",
+             label=f"**Lesson** — the papers' arguments in {len(STEPS)} steps, one chart each",
              icon=":material/school:", query_params={"step": "1"})
 
 st.subheader("Guided scenarios")
@@ -37,5 +39,5 @@ for row in range(0, len(SCENARIOS), 2):
             st.markdown(sc.story)
             page_link(sc.page, f"Open · {sc.source}", sc.params, icon=":material/play_arrow:")
             n = step_number(sc.lesson)
-            st.page_link("app_pages/lesson.py", label=f"Next step: lesson {n}. {STEPS[n - 1].title}",
+            st.page_link("app_pages/learn/lesson.py", label=f"Next step: lesson {n}. {STEPS[n - 1].title}",
                          icon=":material/school:", query_params={"step": str(n)})

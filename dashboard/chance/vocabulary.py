@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-PAGE = "app_pages/chance.py"   # for links to the page (st.page_link / state.page_link)
+PAGE = "app_pages/explore/chance.py"   # for links to the page (st.page_link / state.page_link)
 TAB_KEY = "ch_tab"
 SWEEP_TAB, TABLE_TAB, AMI_TAB = "Number of clusters", "A table against chance", "AMI normalisations"
 TABS = (SWEEP_TAB, TABLE_TAB, AMI_TAB)

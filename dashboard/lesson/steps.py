@@ -42,10 +42,10 @@ from metrics.core.formatting import format_number as num
 from metrics.measures.matching import f_matches
 from metrics.papers import generators
 
-PAGE = "app_pages/lesson.py"
-COMPARE, TABLE_LAB = "app_pages/compare.py", "app_pages/table_lab.py"
-PROPERTY_CHECKER, GENERATOR_LAB = "app_pages/property_checker.py", "app_pages/generator_lab.py"
-FUZZY_LAB, GALLERY = "app_pages/fuzzy_lab.py", "app_pages/gallery.py"
+PAGE = "app_pages/learn/lesson.py"
+COMPARE, TABLE_LAB = "app_pages/analyse/compare.py", "app_pages/analyse/table_lab.py"
+PROPERTY_CHECKER, GENERATOR_LAB = "app_pages/explore/property_checker.py", "app_pages/explore/generator_lab.py"
+FUZZY_LAB, GALLERY = "app_pages/explore/fuzzy_lab.py", "app_pages/learn/gallery.py"
 CHANCE = cvocab.PAGE
 
 

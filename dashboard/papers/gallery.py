@@ -21,12 +21,12 @@ from metrics.papers import gallery
 
 # metrics.papers.gallery names pages by URL path; these are their scripts (relative to app.py).
 PAGE_SCRIPTS = {
-    "table_lab": "app_pages/table_lab.py",
-    "compare": "app_pages/compare.py",
-    "generator_lab": "app_pages/generator_lab.py",
-    "property_checker": "app_pages/property_checker.py",
-    "fuzzy_lab": "app_pages/fuzzy_lab.py",
-    "real_data": "app_pages/real_data.py",
+    "table_lab": "app_pages/analyse/table_lab.py",
+    "compare": "app_pages/analyse/compare.py",
+    "generator_lab": "app_pages/explore/generator_lab.py",
+    "property_checker": "app_pages/explore/property_checker.py",
+    "fuzzy_lab": "app_pages/explore/fuzzy_lab.py",
+    "real_data": "app_pages/explore/real_data.py",
 }
 STATUS_MARK = {"agrees": "✓", "truncated": "≈ truncated", "differs": "✗", "not recomputable": "—"}
 # Markdown colour directives (cells of st.table are Markdown): a Styler would cost ~0.1 s per table.

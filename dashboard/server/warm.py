@@ -22,6 +22,8 @@ import logging
 import time
 from importlib.resources import files
 
+from dashboard import page_scripts
+
 #: The pages whose default state costs more than a second of CPU to compute.
 HEAVY_PAGES = ("property_checker", "chance", "gallery", "fuzzy_lab", "real_data")
 
@@ -42,7 +44,7 @@ def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str
     try:
         for page in pages:
             out[page] = _timed(lambda page=page: AppTest.from_file(app, default_timeout=timeout)
-                               .switch_page(f"app_pages/{page}.py").run())
+                               .switch_page(page_scripts()[page]).run())
         if "chance" in pages:
             # Beyond the default state: the table tab's null distribution of every preset, which a
             # class picking tables one after the other would otherwise pay for one by one.
@@ -84,7 +86,7 @@ def _every_data_set(app: str, timeout: float):
     for key in DATASETS:
         at = AppTest.from_file(app, default_timeout=timeout)
         at.query_params["rd_data"] = key
-        at.switch_page("app_pages/real_data.py").run()
+        at.switch_page("app_pages/explore/real_data.py").run()
         if at.exception:
             break
     return at

@@ -417,7 +417,7 @@ def link_params(params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     return out
 
 
-# The app's pages by script path ("app_pages/compare.py"), from dashboard/app.py's st.navigation.
+# The app's pages by script path ("app_pages/analyse/compare.py"), from dashboard/app.py's st.navigation.
 # st.page_link given a path resolves it on every call (the working directory, realpath, a scan of
 # the pages): about a third of what a link costs, and the gallery draws thirty links per rerun.
 # Given the st.Page it skips all that. The same for every session: a page's object is only read.

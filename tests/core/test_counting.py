@@ -31,7 +31,7 @@ from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
 import metrics
-import metrics.core.contingency as contingency_module
+import metrics.core.stats as stats_module
 from metrics.core.contingency import Contingency
 from metrics.core.kernels import counting
 
@@ -189,7 +189,7 @@ def test_cells_walked_block_by_block_give_the_measures_of_one_pass(monkeypatch, 
     rng = np.random.default_rng(11)
     a, b = rng.integers(0, 23, 5_000), rng.integers(0, 19, 5_000)
     a[:40] = 22  # a large class, so that no two rows look alike
-    monkeypatch.setattr(contingency_module, "_BLOCK_CELLS", block_cells)
+    monkeypatch.setattr(stats_module, "_BLOCK_CELLS", block_cells)
     grid_table = Contingency.from_labels(a, b)
     assert grid_table.grid is not None
     rows, cols = np.nonzero(grid_table.grid)
@@ -277,7 +277,7 @@ def _summary_cases():
     gaps[[0, 57, 399]] = 0          # empty rows, first and last among them
     gaps[:, [3, 150]] = 0           # and empty columns
     big = rng.poisson(2.0, (300, 300))
-    big[5, 7] = contingency_module._SUMMARY_HIST_CAP  # one cell past the histogram's reach
+    big[5, 7] = stats_module._SUMMARY_HIST_CAP  # one cell past the histogram's reach
     a, b = rng.integers(0, 700, 400_000).astype(np.int32), rng.integers(0, 300, 400_000).astype(np.int32)
     yield "labels, int32", lambda: Contingency.from_labels(a, b)
     yield "labels with unused codes, int64", lambda: Contingency.from_labels(a.astype(np.int64) * 2, b * 3)
@@ -290,14 +290,14 @@ def _summary_cases():
 @pytest.mark.parametrize("case", [name for name, _ in _summary_cases()])
 def test_compiled_grid_summary_equals_numpy(case):
     """A big integer grid's marginals, maxima, non-zero count and cell histogram come from one
-    compiled pass (contingency._compiled_summary) at construction. They, everything derived from
+    compiled pass (stats.compiled_summary) at construction. They, everything derived from
     them, and every measure equal, exactly and in type, what numpy's separate reductions give:
     with empty rows and columns dropped after the pass (the histogram's zero count and the maxima
     must follow), for int64, int32 and uint16 grids, and past the histogram's cap (numpy's
     bincount then makes it)."""
     build = dict(_summary_cases())[case]
     fast = build()
-    assert fast.grid is not None and fast.grid.size >= contingency_module._COMPILED_CELLS
+    assert fast.grid is not None and fast.grid.size >= stats_module._COMPILED_CELLS
     assert "row_max_sum" in fast.__dict__  # the summary was used
     assert ("_cell_histogram" in fast.__dict__) == (case != "a cell past the histogram cap")
     counting.FORCE_KERNEL = "numpy"

@@ -34,9 +34,10 @@ from dashboard.ui.tables import encode_table
 from metrics.core.formatting import format_number
 from tests.dashboard.apptest_utils import open_app
 
-LAB, COMPARE, HOME = "app_pages/table_lab.py", "app_pages/compare.py", "app_pages/home.py"
-GEN, PC, FUZZY = "app_pages/generator_lab.py", "app_pages/property_checker.py", "app_pages/fuzzy_lab.py"
-REAL, GALLERY, LESSON = "app_pages/real_data.py", "app_pages/gallery.py", "app_pages/lesson.py"
+LAB, COMPARE, HOME = "app_pages/analyse/table_lab.py", "app_pages/analyse/compare.py", "app_pages/home.py"
+GEN, PC = "app_pages/explore/generator_lab.py", "app_pages/explore/property_checker.py"
+FUZZY = "app_pages/explore/fuzzy_lab.py"
+REAL, GALLERY, LESSON = "app_pages/explore/real_data.py", "app_pages/learn/gallery.py", "app_pages/learn/lesson.py"
 FUZZY_SMALL = {"fz_e1_max": "16", "fz_e1_rep": "5", "fz_e2_max": "20", "fz_e3_n": "50", "fz_e3_steps": "3",
                "fz_n": "30", "fz_classes": "30"}
 
@@ -80,11 +81,11 @@ STATES = [
     ("fuzzy_lab-experiment-2", FUZZY, {**FUZZY_SMALL, "fz_tab": "Experiment 2: random clusterings"}),
     ("fuzzy_lab-experiment-3", FUZZY, {**FUZZY_SMALL, "fz_tab": "Experiment 3: softness"}),
     ("real_data", REAL, {}),
-    ("chance", "app_pages/chance.py", {}),
-    ("chance-table", "app_pages/chance.py", {"ch_tab": "A table against chance", "ch_td": "200"}),
-    ("chance-ami", "app_pages/chance.py", {"ch_tab": "AMI normalisations", "ch_sd": "50", "ch_td": "200"}),
-    ("solutions", "app_pages/solutions.py", {}),
-    ("solutions-figure2", "app_pages/solutions.py",
+    ("chance", "app_pages/explore/chance.py", {}),
+    ("chance-table", "app_pages/explore/chance.py", {"ch_tab": "A table against chance", "ch_td": "200"}),
+    ("chance-ami", "app_pages/explore/chance.py", {"ch_tab": "AMI normalisations", "ch_sd": "50", "ch_td": "200"}),
+    ("solutions", "app_pages/analyse/solutions.py", {}),
+    ("solutions-figure2", "app_pages/analyse/solutions.py",
      {"sol_src": "preset", "sol_presets": ["rh_figure2_A", "rh_figure2_B"]}),
     ("gallery", GALLERY, {}),
     ("home", HOME, {}),

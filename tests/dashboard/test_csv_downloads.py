@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard import page_scripts
 from metrics.core.formatting import frame_csv, spreadsheet_cell
 from tests.dashboard.apptest_utils import open_app
 
@@ -90,7 +91,7 @@ TABLE = json.dumps({"classes": FORMULAS[:3], "clusters": ["-xk", "-1", "@c"],
 
 
 def test_table_lab_downloads(media):
-    at = open_app("app_pages/table_lab.py", 120, {"table": TABLE})
+    at = open_app("app_pages/analyse/table_lab.py", 120, {"table": TABLE})
     assert not at.exception and not at.error, [e.value for e in at.error]
     data = downloads(at, media)
     assert set(data) == {"lab_dl_measures", "lab_dl_table"}
@@ -103,7 +104,7 @@ def test_table_lab_downloads(media):
 
 
 def test_compare_download(media):
-    at = open_app("app_pages/compare.py", 120, {"a": "link", "a_table": TABLE, "a_name": FORMULAS[0]})
+    at = open_app("app_pages/analyse/compare.py", 120, {"a": "link", "a_table": TABLE, "a_name": FORMULAS[0]})
     assert not at.exception
     data = downloads(at, media)
     assert "cmp_dl" in data
@@ -114,7 +115,7 @@ def test_compare_download(media):
 def test_solutions_downloads_name_uploaded_solutions_as_text(media):
     frame = pd.DataFrame({"gold": list("aabbcc") * 2, FORMULAS[0]: list("xxyyzz") * 2,
                           FORMULAS[1]: list("xyxyzz") * 2, "-1": list("uuuvvv") * 2})
-    at = open_app("app_pages/solutions.py", 180, {"sol_src": "upload"})
+    at = open_app("app_pages/analyse/solutions.py", 180, {"sol_src": "upload"})
     at.file_uploader(key="sol_upload_file").set_value(("runs.csv", frame.to_csv(index=False).encode(), "text/csv"))
     at.run()
     at.session_state["sol_values_box"] = True  # the expander that holds the downloads, opened
@@ -136,7 +137,7 @@ def test_solutions_downloads_name_uploaded_solutions_as_text(media):
     ("property_checker", {}, None),
 ])
 def test_every_other_download_is_safe(media, page, params, opened):
-    at = open_app(f"app_pages/{page}.py", 300, params)
+    at = open_app(page_scripts()[page], 300, params)
     if opened:  # an expander that draws its download only while open
         at.session_state[opened] = True
         at.run()

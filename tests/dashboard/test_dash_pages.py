@@ -22,7 +22,7 @@ from dashboard.ui.safe_text import shown as shown_text
 from dashboard.ui.tables import decode_table
 from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
 
-LAB, COMPARE, HOME = "app_pages/table_lab.py", "app_pages/compare.py", "app_pages/home.py"
+LAB, COMPARE, HOME = "app_pages/analyse/table_lab.py", "app_pages/analyse/compare.py", "app_pages/home.py"
 PRESETS = load_presets()
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from dashboard import page_scripts
 from tests.dashboard.apptest_utils import no_trouble, open_app
 
-PAGES = sorted(p.name for p in (Path(__file__).parents[2] / "dashboard" / "app_pages").glob("*.py"))
+PAGES = sorted(page_scripts())
 
 
 def test_every_page_is_listed():
@@ -19,6 +20,14 @@ def test_every_page_is_listed():
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page_opens(page):
-    at = open_app(f"app_pages/{page}", timeout=180)
+    at = open_app(page_scripts()[page], timeout=180)
     no_trouble(at)
     assert at.title or at.header, f"{page} drew no title"
+
+
+def test_page_names_are_unique_across_the_sidebar_folders():
+    # page_scripts() keys pages by file name: two pages of one name in two folders would hide one.
+    scripts = sorted((Path(__file__).parents[2] / "dashboard" / "app_pages").rglob("*.py"))
+    assert len({p.stem for p in scripts}) == len(scripts) == len(page_scripts())
+    app = (Path(__file__).parents[2] / "dashboard" / "app.py").read_text(encoding="utf-8")
+    assert all(f'"{script}"' in app for script in page_scripts().values())

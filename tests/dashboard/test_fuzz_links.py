@@ -22,11 +22,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dashboard import page_scripts
 from dashboard.ui import state
 from dashboard.ui.safe_text import shown as shown_text
-from tests.dashboard.apptest_utils import ROOT, open_app
+from tests.dashboard.apptest_utils import open_app
 
-PAGES = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
+PAGES = sorted(page_scripts())
 TIMEOUT = 120
 
 NUMBERS = ["inf", "-inf", "nan", "NaN", "1e308", "-1e308", "-1", "1000000000000", "-1000000000000", "1e-320",
@@ -65,7 +66,7 @@ TABLES = list(BAD_TABLES.values()) + list(GOOD_TABLES.values())
 def declared() -> dict[str, state.PageState]:
     """Every page's declaration, filled by opening each page once."""
     for page in PAGES:
-        at = open_app(f"app_pages/{page}.py", TIMEOUT)
+        at = open_app(page_scripts()[page], TIMEOUT)
         assert not at.exception, (page, [e.value for e in at.exception])
     assert set(PAGES) <= set(state.DECLARED), set(PAGES) - set(state.DECLARED)
     return {page: state.DECLARED[page] for page in PAGES}
@@ -82,7 +83,7 @@ def hostile(p: state.Param):
 
 def check_link(page: str, link: dict, decl: state.PageState) -> None:
     """Open ``link`` on ``page``: no exception; every refused value gone and named in the note."""
-    at = open_app(f"app_pages/{page}.py", TIMEOUT, link)
+    at = open_app(page_scripts()[page], TIMEOUT, link)
     shown = [e.value for e in at.exception]
     assert not shown, (page, link, shown)
     notes = " ".join(w.value for w in at.warning)
@@ -143,7 +144,7 @@ def test_the_worst_links(declared, page, link):
 
 
 def test_a_table_of_10_12_items_gets_the_library_s_refusal_in_the_page_s_words(declared):
-    at = open_app("app_pages/chance.py", TIMEOUT, {"ch_tab": "A table against chance", "ch_t": "lab",
+    at = open_app("app_pages/explore/chance.py", TIMEOUT, {"ch_tab": "A table against chance", "ch_t": "lab",
                                                    "ch_table": GOOD_TABLES["the issue's 5e11 table"]})
     assert not at.exception
     assert at.error and "at most 3,037,000,499 items" in shown_text(at.error[0].value)
@@ -163,7 +164,7 @@ def test_every_bound_widget_s_range_is_its_param_s(declared):
         states = ([{}] + [{t.name: option} for t in tabs for option in t.allowed()[1:]]
                   + MORE_STATES.get(page, []))
         for link in states:
-            at = open_app(f"app_pages/{page}.py", TIMEOUT, link)
+            at = open_app(page_scripts()[page], TIMEOUT, link)
             for w in list(at.slider) + list(at.number_input):
                 p = decl.param(w.key)
                 if p is None or not p.bound:

@@ -34,7 +34,7 @@ from dashboard.ui.upload import MAX_UPLOAD_MB, size_problem
 from tests import ROOT
 
 APP = str(ROOT / "dashboard" / "app.py")
-LAB = "app_pages/table_lab.py"
+LAB = "app_pages/analyse/table_lab.py"
 PRESET = "wu_table10_I"
 BETA = 2.0
 GOOD = b"gold,cluster\na,1\na,1\nb,1\nb,2\nc,2\n"

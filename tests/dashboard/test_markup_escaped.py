@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard import page_scripts
 from dashboard.ui.safe_text import md
 from dashboard.ui.state import DECLARED
 from tests.dashboard.apptest_utils import open_app
@@ -109,7 +110,7 @@ def markup_table(classes=PIECES[:2], clusters=PIECES[2:]) -> str:
 def declared(page: str) -> list:
     """The page's declared parameters (``page_state``), read by running the page once."""
     if page not in DECLARED:
-        assert not open_app(f"app_pages/{page}.py", 120).exception
+        assert not open_app(page_scripts()[page], 120).exception
     return list(DECLARED[page].params)
 
 
@@ -140,7 +141,7 @@ def test_markup_in_every_parameter_of_a_page_stays_text(page):
         else:
             params[p.name] = PAYLOAD
     params.update({"log": PAYLOAD, "beta": PAYLOAD})
-    at = open_app(f"app_pages/{page}.py", 180, params)
+    at = open_app(page_scripts()[page], 180, params)
     # Pages without parameters of their own show no user text: nothing to find there.
     assert_inert(at, expect_mark=any(not getattr(p, "bound", False) for p in declared(page)))
 
@@ -154,7 +155,7 @@ def test_markup_in_every_parameter_of_a_page_stays_text(page):
     ("chance", {"ch_t": "lab", "ch_table": markup_table(), "ch_tab": "A table against chance"}),
 ])
 def test_markup_in_a_links_table_stays_text(page, params):
-    at = open_app(f"app_pages/{page}.py", 180, params)
+    at = open_app(page_scripts()[page], 180, params)
     assert_inert(at, expect_mark=False)
     # The names were read: they reach the page's text, charts or tables.
     shown = " ".join(plotly_texts(at)) + " ".join(str(df.value.to_dict()) for df in at.dataframe)
@@ -169,7 +170,7 @@ def test_markup_in_a_links_table_stays_text(page, params):
 @pytest.mark.parametrize("page, param", [("table_lab", "table"), ("compare", "a_table"), ("chance", "ch_table")])
 def test_markup_in_a_refused_links_table_stays_text(page, param, table):
     extra = {"compare": {"a": "link", "a_name": PIECES[2]}, "chance": {"ch_t": "lab"}}.get(page, {})
-    assert_inert(open_app(f"app_pages/{page}.py", 180, {param: table, **extra}), expect_mark=False)
+    assert_inert(open_app(page_scripts()[page], 180, {param: table, **extra}), expect_mark=False)
 
 
 # ---------------------------------------------------------------- every upload field
@@ -221,7 +222,7 @@ def test_a_kept_upload_names_its_file_as_text():
 
 
 def solutions_upload(*files, layout: str = "one") -> AppTest:
-    at = open_app("app_pages/solutions.py", 180, {"sol_src": "upload"})
+    at = open_app("app_pages/analyse/solutions.py", 180, {"sol_src": "upload"})
     if layout != "one":
         at.radio(key="sol_upload_layout").set_value(layout).run()
         at.file_uploader(key="sol_upload_gold_file").set_value(files[0])

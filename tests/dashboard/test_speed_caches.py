@@ -144,7 +144,7 @@ def test_clusterings_are_shared_read_only_and_match_a_fresh_run():
 @pytest.mark.parametrize("log_x", [False, True])
 def test_real_data_figures_are_valid_plotly(log_x):
     # The line panels are built without Plotly's validation (speed); validate what the page sends.
-    at = open_app("app_pages/real_data.py", 180, {"rd_k": ["2", "6"], "rd_algo": ["kmeans", "ward", "random"],
+    at = open_app("app_pages/explore/real_data.py", 180, {"rd_k": ["2", "6"], "rd_algo": ["kmeans", "ward", "random"],
                                                   "rd_logx": "true" if log_x else "false"})
     no_trouble(at)
     for key in ("rd_measures", "rd_goodness", "rd_cv"):

@@ -10,10 +10,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests import ROOT
+from dashboard import page_scripts
 from tests.e2e.e2e_support import DONE
 
-PAGES = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
+PAGES = sorted(page_scripts())
 
 
 @pytest.mark.parametrize("page_name", PAGES)

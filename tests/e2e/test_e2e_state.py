@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests import ROOT
+from dashboard import page_scripts
 from tests.e2e.e2e_support import DONE, launch
 
 # What a reader sees: every control's value (main area and sidebar), the open tabs, the figures'
@@ -305,7 +305,7 @@ def _slider_pages() -> list[str]:
     the property checker's split tab, the Fuzzy lab's other schemes and experiment tabs."""
     from dashboard.lesson.steps import STEPS
 
-    pages = sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
+    pages = sorted(page_scripts())
     paths = ["" if p == "home" else p for p in pages if p != "lesson"]
     paths += [f"lesson?step={n}" for n in range(1, len(STEPS) + 1)]
     return paths + ["property_checker?p_tab=Convex+additivity%3A+split+%2F+merge", "fuzzy_lab?fz_scheme=share",

@@ -38,7 +38,7 @@ from metrics import io as mio
 from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 from tests.dashboard.test_charts_text import font_problems  # the house check of chart text sizes
 
-PAGE = "app_pages/chance.py"
+PAGE = "app_pages/explore/chance.py"
 TIMEOUT = 300
 PRESETS = load_presets()
 

@@ -14,7 +14,7 @@ from metrics.core.formatting import format_number
 from metrics.papers import experiments
 from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
-PAGE = "app_pages/fuzzy_lab.py"
+PAGE = "app_pages/explore/fuzzy_lab.py"
 # Small experiments, so that each test stays quick.
 SMALL = {"fz_e1_max": "16", "fz_e1_rep": "5", "fz_e2_max": "20", "fz_e3_n": "50", "fz_e3_steps": "3",
          "fz_n": "30", "fz_classes": "30"}

@@ -24,7 +24,7 @@ from metrics.papers import generators
 from tests import ROOT
 from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app, shown_measures
 
-PAGE = "app_pages/generator_lab.py"
+PAGE = "app_pages/explore/generator_lab.py"
 RH_TABLE_2 = json.loads((ROOT / "assets" / "paper_values" / "rh2007_table2.json")
                         .read_text(encoding="utf-8"))
 # The sliders' defaults: Rosenberg & Hirschberg's Figure 3.

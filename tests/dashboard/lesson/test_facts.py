@@ -23,7 +23,7 @@ from metrics.papers import gallery, generators
 from tests.dashboard.apptest_utils import ROOT, no_trouble, open_app
 from tests.dashboard.lesson.test_lesson import FIG2, PRESETS, RR, SMALL_EXPERIMENTS, N, links, same, widget_value
 
-COMPARE = "app_pages/compare.py"
+COMPARE = "app_pages/analyse/compare.py"
 
 
 def test_compare_notes_for_reichart_rappoport_presets():
@@ -82,7 +82,7 @@ def test_figure2_c_and_d_presets_are_the_reconstruction(sol):
     rows = gallery.gallery_frame(papers=["rh2007"]).set_index("item")
     assert rows.loc[f"Solution {sol}: V-measure", "value"] == values["v_measure"]
     # The Table lab opens it (a preset like any other).
-    at = open_app("app_pages/table_lab.py", 120, {"preset": p.key})
+    at = open_app("app_pages/analyse/table_lab.py", 120, {"preset": p.key})
     no_trouble(at)
     assert at.selectbox(key="preset").value == p.key
 
@@ -111,7 +111,7 @@ def test_vi_range_is_stated_once_in_the_app():
 
 
 def test_property_checker_range_caption_says_the_same():
-    at = open_app("app_pages/property_checker.py", 180, {"p_tab": pv.RANGE_TAB})
+    at = open_app("app_pages/explore/property_checker.py", 180, {"p_tab": pv.RANGE_TAB})
     no_trouble(at)
     caption = next(c.value for c in at.caption if facts.VI_RANGE in c.value)
     assert facts.nvi_reference_text(pv.CLASS_SIZE) in caption
@@ -139,7 +139,7 @@ def test_the_stated_nvi_of_singletons_and_the_single_cluster(c, m):
 
 # ---------------------------------------------------------------- Wu's properties as W1–W5
 def test_wu_properties_are_w1_to_w5_and_dom_keeps_p1_to_p7():
-    pc = open_app("app_pages/property_checker.py", 180)
+    pc = open_app("app_pages/explore/property_checker.py", 180)
     no_trouble(pc)
     (matrix,) = [df.value for df in pc.dataframe if "W1 symm." in df.value.columns]
     assert [c for c in matrix.columns if c[:1] in "PW"] == ["W1 symm.", "W2 n-inv.", "W3 convex", "W4 left",
@@ -147,7 +147,7 @@ def test_wu_properties_are_w1_to_w5_and_dom_keeps_p1_to_p7():
     shown = " ".join(m.value for m in list(pc.markdown) + list(pc.caption))
     assert "(W1: Wu et al.'s P1)" in shown and "W1–W5" in shown and "not Dom's P1–P7" in shown
     assert not re.search(r"Wu et al\.'s P\d (symmetry|n-invariance)", shown)
-    gen = open_app("app_pages/generator_lab.py", 180, {"g_tab": gv.PROPERTIES_TAB})
+    gen = open_app("app_pages/explore/generator_lab.py", 180, {"g_tab": gv.PROPERTIES_TAB})
     no_trouble(gen)
     gen_text = " ".join(c.value for c in gen.caption)
     assert "P1–P5" in gen_text and "P6–P7" in gen_text and "W1–W5" in gen_text
@@ -173,8 +173,8 @@ def test_home_cards_follow_the_lesson_and_link_their_step():
     assert any(page == "lesson" and q.get("step") == ["1"] and "Lesson" in lbl for lbl, page, q, _ in links(at))
 
 
-@pytest.mark.parametrize("sc", [s for s in SCENARIOS if s.page not in ("app_pages/compare.py",
-                                                                       "app_pages/table_lab.py")],
+@pytest.mark.parametrize("sc", [s for s in SCENARIOS if s.page not in ("app_pages/analyse/compare.py",
+                                                                       "app_pages/analyse/table_lab.py")],
                          ids=lambda s: s.title)
 def test_new_scenarios_open_their_page_in_the_promised_state(sc):
     at = open_app(sc.page, 240, SMALL_EXPERIMENTS | sc.params if "fuzzy" in sc.page else sc.params)

@@ -23,6 +23,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard import page_scripts
 from dashboard.chance import vocabulary as cvocab
 from dashboard.fuzzy import views as fz
 from dashboard.generator import views as gv
@@ -36,11 +37,11 @@ from metrics import properties
 from metrics.core.formatting import format_number as num
 from metrics.measures.matching import f_matches
 from metrics.papers import experiments, generators, resources
-from tests.dashboard.apptest_utils import ROOT, chart, decoded, no_trouble, open_app
+from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
-LESSON = "app_pages/lesson.py"
+LESSON = "app_pages/learn/lesson.py"
 # url path → page script: every page's url path is its file's name (Home is the default page, "").
-SCRIPTS = {p.stem: f"app_pages/{p.name}" for p in (ROOT / "dashboard" / "app_pages").glob("*.py")}
+SCRIPTS = page_scripts()
 SCRIPTS[""] = SCRIPTS.pop("home")
 N = len(ls.STEPS)
 PRESETS = load_presets()
@@ -396,7 +397,7 @@ def test_step7_chart_is_the_ambiguity_sweep(steps):
 
 
 # ====================================================================== the fuzzy sweep on the Fuzzy lab
-FUZZY = "app_pages/fuzzy_lab.py"
+FUZZY = "app_pages/explore/fuzzy_lab.py"
 SMALL_EXPERIMENTS = {"fz_e1_max": "16", "fz_e1_rep": "5", "fz_e2_max": "20", "fz_e3_n": "50", "fz_e3_steps": "3"}
 
 

@@ -17,7 +17,7 @@ from dashboard.ui.tables import decode_table
 from metrics.papers import gallery
 from tests.dashboard.apptest_utils import open_app
 
-PAGE = "app_pages/gallery.py"
+PAGE = "app_pages/learn/gallery.py"
 URL_PATHS = {"", "table_lab", "compare", "generator_lab", "property_checker", "fuzzy_lab", "real_data", "gallery"}
 
 

@@ -15,7 +15,7 @@ from dashboard.ui.safe_text import shown as shown_text
 from metrics import properties
 from tests.dashboard.apptest_utils import no_trouble, open_app
 
-PAGE = "app_pages/property_checker.py"
+PAGE = "app_pages/explore/property_checker.py"
 
 
 def open_page(**params) -> AppTest:

@@ -23,7 +23,7 @@ from metrics.papers import generators
 from tests import ROOT
 from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
-PAGE = "app_pages/property_checker.py"
+PAGE = "app_pages/explore/property_checker.py"
 TABLE_12 = json.loads((ROOT / "assets" / "paper_values" / "wu2009_table12.json")
                       .read_text(encoding="utf-8"))
 PRESETS = load_presets()

@@ -19,7 +19,7 @@ from metrics.core.formatting import format_number
 from metrics.papers import experiments, generators
 from tests.dashboard.apptest_utils import APP, chart, decoded, no_trouble
 
-PAGE = "app_pages/real_data.py"
+PAGE = "app_pages/explore/real_data.py"
 SMALL = {"rd_k": ["2", "5"]}
 
 

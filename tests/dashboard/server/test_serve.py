@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import dashboard
 from dashboard.server import serve
 from tests import ROOT
 
@@ -35,7 +36,7 @@ HEAVY = ("numpy", "pandas", "pyarrow", "scipy", "sklearn", "metrics", "jinja2")
 
 def page_scripts() -> list[str]:
     """Every page of the app, as ``AppTest.switch_page`` names it."""
-    return sorted(f"app_pages/{p.name}" for p in (ROOT / "dashboard" / "app_pages").glob("*.py"))
+    return sorted(dashboard.page_scripts().values())
 
 
 def test_preload_names_no_dashboard_module():

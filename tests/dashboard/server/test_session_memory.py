@@ -59,7 +59,7 @@ def session_values(at: AppTest) -> list:
 
 
 def test_the_table_lab_keeps_the_cells_compacted_and_no_raw_file():
-    at = open_app("app_pages/table_lab.py", 60, {"src": "upload"})
+    at = open_app("app_pages/analyse/table_lab.py", 60, {"src": "upload"})
     at.file_uploader(key="lab_upload_file").set_value(("big.csv", LABELS, "text/csv")).run()
     assert not at.exception and not at.error
     # Switch away and back: nothing is read again, nothing raw is kept.
@@ -79,7 +79,7 @@ def test_the_table_lab_keeps_the_cells_compacted_and_no_raw_file():
 def test_the_solutions_page_keeps_no_raw_files():
     frame = pd.DataFrame({"gold": [f"c{i % 7}" for i in range(ROWS)], "p1": [f"k{i % 5}" for i in range(ROWS)],
                           "p2": [f"k{i % 3}" for i in range(ROWS)]})
-    at = open_app("app_pages/solutions.py", 120, {"sol_src": "upload"})
+    at = open_app("app_pages/analyse/solutions.py", 120, {"sol_src": "upload"})
     at.radio(key="sol_upload_layout").set_value("files").run()
     at.file_uploader(key="sol_upload_gold_file").set_value(("g.csv", frame[["gold"]].to_csv(index=False).encode(),
                                                             "text/csv"))

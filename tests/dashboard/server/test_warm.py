@@ -52,10 +52,11 @@ for page, names in heavy.items():
             owner = getattr(owner, part)
         setattr(owner, last, broken(spec))
 from streamlit.testing.v1 import AppTest
+from dashboard import page_scripts
 second = {}
 for page in heavy:
     at = AppTest.from_file(%(app)r, default_timeout=120)
-    at.switch_page(f"app_pages/{page}.py")
+    at.switch_page(page_scripts()[page])
     at.run()
     second[page] = [e.message for e in at.exception] + [e.value for e in at.error]
 print(json.dumps({"first": first, "second": second}))
@@ -94,7 +95,7 @@ def run(**params):
     at = AppTest.from_file(%(app)r, default_timeout=120)
     for k, v in {cvocab.TAB_KEY: cvocab.TABLE_TAB, **params}.items():
         at.query_params[k] = v
-    at.switch_page("app_pages/chance.py")
+    at.switch_page("app_pages/explore/chance.py")
     at.run()
     return [e.message for e in at.exception] + [e.value for e in at.error]
 second = {key: run(ch_t=key) for key in load_presets()}
@@ -144,7 +145,7 @@ def run(**params):
     at = AppTest.from_file(%(app)r, default_timeout=120)
     for k, v in params.items():
         at.query_params[k] = v
-    at.switch_page("app_pages/real_data.py")
+    at.switch_page("app_pages/explore/real_data.py")
     at.run()
     return [e.message for e in at.exception] + [e.value for e in at.error]
 second = {key: run(rd_data=key) for key in DATASETS}

@@ -15,7 +15,7 @@ from dashboard.solutions import views as sv
 from metrics.core.labels import NOISE_READINGS
 from tests.dashboard.apptest_utils import no_trouble, open_app
 
-PAGE = "app_pages/solutions.py"
+PAGE = "app_pages/analyse/solutions.py"
 KEYS = ["ari", "vi", "purity"]
 
 

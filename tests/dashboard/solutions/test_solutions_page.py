@@ -30,7 +30,7 @@ from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 from tests.dashboard.real_data.test_real_data import direct_labels
 from tests.dashboard.test_charts_text import font_problems
 
-PAGE, COMPARE, REAL = "app_pages/solutions.py", "app_pages/compare.py", "app_pages/real_data.py"
+PAGE, COMPARE, REAL = "app_pages/analyse/solutions.py", "app_pages/analyse/compare.py", "app_pages/explore/real_data.py"
 PRESETS = load_presets()
 KEYS = ["v_measure", "vi", "ari", "purity"]
 

@@ -12,8 +12,8 @@ import metrics
 from metrics.core.labels import NOISE_READINGS
 from tests.dashboard.apptest_utils import no_trouble, open_app, shown_measures
 
-LAB = "app_pages/table_lab.py"
-COMPARE = "app_pages/compare.py"
+LAB = "app_pages/analyse/table_lab.py"
+COMPARE = "app_pages/analyse/compare.py"
 GOLD = ["a", "a", "a", "b", "b", "b", "c", "c"]
 PRED = ["1", "1", "-1", "2", "2", "-1", "-1", "3"]
 FILE = ("gold,cluster\n" + "".join(f"{g},{p}\n" for g, p in zip(GOLD, PRED))).encode()

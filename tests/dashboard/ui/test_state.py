@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from pathlib import Path
 from urllib.parse import parse_qs
 
 import pandas as pd
@@ -25,6 +24,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from dashboard import page_scripts
 from dashboard.lesson.scenarios import SCENARIOS
 from dashboard.ui import state
 from dashboard.ui.presets import load_presets
@@ -32,13 +32,13 @@ from dashboard.ui.tables import decode_table
 from tests.dashboard.apptest_utils import APP, no_trouble, shown_measures
 
 PRESETS = load_presets()
-HOME, LAB, COMPARE = "app_pages/home.py", "app_pages/table_lab.py", "app_pages/compare.py"
-FUZZY, GALLERY = "app_pages/fuzzy_lab.py", "app_pages/gallery.py"
-PROPS, GEN, REAL = "app_pages/property_checker.py", "app_pages/generator_lab.py", "app_pages/real_data.py"
+HOME, LAB, COMPARE = "app_pages/home.py", "app_pages/analyse/table_lab.py", "app_pages/analyse/compare.py"
+FUZZY, GALLERY = "app_pages/explore/fuzzy_lab.py", "app_pages/learn/gallery.py"
+PROPS, GEN = "app_pages/explore/property_checker.py", "app_pages/explore/generator_lab.py"
+REAL = "app_pages/explore/real_data.py"
 # Every page of the app (a new page is tested as soon as it exists); its state is declared under its
 # URL path, the file's name. The lesson needs a step and is tested on its own.
-EVERY_PAGE = {p.stem: f"app_pages/{p.name}" for p in sorted((Path(APP).parent / "app_pages").glob("*.py"))
-              if p.stem != "lesson"}
+EVERY_PAGE = {name: script for name, script in page_scripts().items() if name != "lesson"}
 STATEFUL = {name: page for name, page in EVERY_PAGE.items() if name != "home"}
 WIDGET_KINDS = ("slider", "select_slider", "selectbox", "multiselect", "radio", "toggle", "number_input",
                 "segmented_control", "pills", "checkbox", "text_input")
@@ -47,7 +47,7 @@ TIMEOUT = 300
 
 # ---------------------------------------------------------------- following links like a browser
 def script(url_path: str) -> str:
-    return HOME if url_path in ("", "home") else f"app_pages/{url_path}.py"
+    return page_scripts()["home" if url_path == "" else url_path]
 
 
 def query(query_string: str) -> dict:
@@ -152,7 +152,7 @@ def app_links() -> list[tuple[str, dict | None, str, str]]:
     from dashboard.lesson.steps import STEPS
 
     sources = [(page, None) for page in EVERY_PAGE.values()]
-    sources += [("app_pages/lesson.py", {"step": str(n)}) for n in range(1, len(STEPS) + 1)]
+    sources += [("app_pages/learn/lesson.py", {"step": str(n)}) for n in range(1, len(STEPS) + 1)]
     links: dict[tuple[str, str], tuple] = {}
     for page, params in sources:
         at = fresh(page, params)
@@ -382,7 +382,7 @@ def test_reset_leaves_other_pages_and_the_settings_alone():
 
 
 def test_reset_on_the_lesson_returns_to_its_first_step():
-    at = fresh("app_pages/lesson.py", {"step": "3"})
+    at = fresh("app_pages/learn/lesson.py", {"step": "3"})
     assert at.query_params["step"] == "3"
     at.sidebar.button(key="reset_lesson").click().run()
     no_trouble(at)

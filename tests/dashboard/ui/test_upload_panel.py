@@ -20,7 +20,7 @@ from metrics import io as mio
 from metrics.core.formatting import format_number
 from tests.dashboard.apptest_utils import no_trouble, open_app, shown_measures
 
-LAB = "app_pages/table_lab.py"
+LAB = "app_pages/analyse/table_lab.py"
 PYTHON_NAMES = re.compile(r"\b\w+=(True|False|\[|\(|'|\")|\b(dropna|na_values|id_col|pred_paths|header)\b")
 NA_FILE = b"gold,cluster\na,1\nNA,1\nNA,2\nb,2\nb,\n"
 

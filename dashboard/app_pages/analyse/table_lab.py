@@ -59,7 +59,7 @@ if source == "table":
         # A link that determines Compare's state: A is this table, carried in the link (None: too
         # large for a URL, and Compare takes this session's Table-lab table).
         text = encode_table(st.session_state["lab_valid"])
-        page_link("app_pages/compare.py", "Compare this table with another solution",
+        page_link("app_pages/analyse/compare.py", "Compare this table with another solution",
                   {"a": "lab", "a_table": text} if text else {"a": "lab"}, icon=":material/compare_arrows:")
 with right:
     fig, summary = table_heatmap(t, max_rows=40, max_cols=120)

@@ -108,7 +108,8 @@ st.markdown(f"**Best k per measure** (the data has {data.n_classes} classes)")
 # One measure per row: its numbers as text (readout.as_text), no Styler to build on every rerun.
 show_frame(view.best, key="rd_best", sortable=False, hide_index=True, width="content")
 # The Solutions page recomputes exactly these runs from the link (data set, algorithms, k, standardization, seed).
-page_link("app_pages/solutions.py", "Rank these runs on the Solutions page: every measure's verdict, where they agree",
+page_link("app_pages/analyse/solutions.py",
+          "Rank these runs on the Solutions page: every measure's verdict, where they agree",
           real_data_link_params(key, list(chosen), (k_lo, k_hi), standardize, int(seed), keys),
           icon=":material/leaderboard:")
 

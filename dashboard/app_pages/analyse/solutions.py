@@ -234,7 +234,7 @@ def compare_section(sset: sv.SolutionSet, keys: tuple[str, ...]) -> None:
     if isinstance(params, str):
         st.warning(params)
         return
-    page_link("app_pages/compare.py", f"Open {escape_markdown(a)} and {escape_markdown(b)} in Compare",
+    page_link("app_pages/analyse/compare.py", f"Open {escape_markdown(a)} and {escape_markdown(b)} in Compare",
               {**params, "m": list(keys)},
               icon=":material/compare_arrows:")
     st.caption("Compare opens with both tables and the measures chosen here; the link holds the tables, so it "

@@ -62,7 +62,7 @@ st.info(
     f"numbers follow Rosenberg & Hirschberg. The 'traditional V = {ex['printed']['traditional_v']}' is reproduced by "
     f"no counting we tried: counting every membership pair once gives {fmt(counted)}."
     + ("" if settings.beta == 1 else f" (The sidebar's β = {fmt(settings.beta)}; the paper uses β = 1.)"))
-page_link("app_pages/gallery.py", "Every printed number of the paper, beside ours: the Paper gallery",
+page_link("app_pages/learn/gallery.py", "Every printed number of the paper, beside ours: the Paper gallery",
           icon=":material/fact_check:")
 
 
