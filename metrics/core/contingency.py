@@ -21,48 +21,33 @@ Python integers (no int64 overflow even for cells of 10^12).
 
 from __future__ import annotations
 
-import math
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._lazy import lazy_function, lazy_module
+from .._lazy import lazy_module
 from .cells import (
     compact_index,
-    group_sum,
     label_array,
     normalize_counts,
     refuse_bad_cells,
-    sum_of_group_max,
     table_cells,
 )
 from .kernels import array_api, counting
 from .labels import as_1d_labels, compact_limit, count_with_noise, factorize_labels, own_labels
 from .memberships import Memberships, plain_cells, plain_memberships, weighted_cells
-from .stats import TableStats, comb2_from_histogram, exact_sum_comb2, histogram_pays
+from .stats import CellStats, compiled_summary
 
 if TYPE_CHECKING:
     import pandas as pd
-    from scipy.special import xlogy
 else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
-    xlogy = lazy_function("scipy.special", "xlogy")
 
 __all__ = ["Contingency", "pair_counts"]
 
-# Cells per block when a measure walks a grid table's cells (512 KiB of float64).
-_BLOCK_CELLS = 1 << 16
-# Grid tables from this many cells have their marginals, maxima and cell histogram
-# (_compiled_summary) and their per-cell sums (Contingency.compiled_cell_stats) from compiled
-# passes, where numba is installed.
-_COMPILED_CELLS = 1 << 16
-# Counts 0 … cap − 1 are histogrammed in the compiled summary pass (a table with a bigger
-# cell gets its histogram from numpy's bincount, when it asks for it).
-_SUMMARY_HIST_CAP = 1 << 12
 
-
-class Contingency(TableStats):
+class Contingency(CellStats):
     """A class-by-cluster contingency table with its shared quantities cached.
 
     Build one with :meth:`from_labels`, :meth:`from_table` or :meth:`from_memberships`.
@@ -151,7 +136,7 @@ class Contingency(TableStats):
         for. A sparser grid is turned into coordinates at once.
         """
         row_labels, col_labels = label_array(row_labels), label_array(col_labels)
-        summary = _compiled_summary(grid)
+        summary = compiled_summary(grid)
         if summary is None:
             row_sums, col_sums = grid.sum(axis=1), grid.sum(axis=0)
         else:
@@ -353,234 +338,6 @@ class Contingency(TableStats):
 
     def __repr__(self) -> str:
         return f"Contingency(classes={self.shape[0]}, clusters={self.shape[1]}, n={self.n})"
-
-    # ------------------------------------------------------------------ shared quantities
-    @property
-    def n_classes(self) -> int:
-        return self.shape[0]
-
-    @property
-    def n_clusters(self) -> int:
-        return self.shape[1]
-
-    @cached_property
-    def row_sums(self) -> np.ndarray:
-        """Class sizes a_i."""
-        if self.grid is not None:
-            return self.grid.sum(axis=1)
-        return group_sum(self.rows, self.values, self.shape[0])
-
-    @cached_property
-    def col_sums(self) -> np.ndarray:
-        """Cluster sizes b_j."""
-        if self.grid is not None:
-            return self.grid.sum(axis=0)
-        return group_sum(self.cols, self.values, self.shape[1])
-
-    @cached_property
-    def n(self):
-        """Number of items (total mass for fuzzy tables); a Python int or float.
-        (Totals are below 2^62, so the int64 sum cannot overflow.)"""
-        total = self.values.sum() if self.grid is None else self.row_sums.sum()
-        return int(total) if self.is_integer else float(total)
-
-    @cached_property
-    def log_n(self) -> float:
-        return math.log(self.n) if self.n > 0 else 0.0
-
-    @staticmethod
-    def _sum_xlogx(counts: np.ndarray) -> float:
-        c = counts.astype(np.float64, copy=False)
-        return float(np.sum(xlogy(c, c)))
-
-    @cached_property
-    def _xlogx(self) -> tuple[float, float, float]:
-        """Σ x log x over class sizes, cluster sizes and cells: the one pass over the
-        cells that all four entropies share."""
-        hist = self._cell_histogram
-        if hist is not None:
-            cells = float(np.dot(hist, xlogy(self._hist_values, self._hist_values)))
-        else:
-            cells = self._sum_xlogx(self.values)
-        return (self._sum_xlogx(self.row_sums), self._sum_xlogx(self.col_sums), cells)
-
-    @cached_property
-    def _cell_histogram(self) -> np.ndarray | None:
-        """How many cells hold each count 0, 1, 2, … (integer tables whose largest cell
-        is at most about the number of cells; None otherwise). Σ x log x and Σ C(x, 2)
-        over the cells are then sums over the distinct counts: one bincount instead of
-        a logarithm per cell."""
-        if not self.is_integer or self.n_cells == 0:
-            return None
-        cells = self.values if self.grid is None else self.grid
-        top = int(cells.max())
-        if not histogram_pays(top, cells.size):
-            return None
-        return np.bincount(cells.reshape(-1), minlength=top + 1)
-
-    @property
-    def _hist_values(self) -> np.ndarray:
-        hist = self._cell_histogram
-        assert hist is not None  # read only where the histogram pays
-        return np.arange(hist.size, dtype=np.float64)
-
-    def _entropy(self, sum_xlogx: float) -> float:
-        """H = log n − (1/n) Σ x log x, in nats, never negative."""
-        if self.n <= 0:
-            return 0.0
-        return max(self.log_n - sum_xlogx / float(self.n), 0.0)
-
-    @cached_property
-    def _h_c_raw(self) -> float:
-        return self._entropy(self._xlogx[0])
-
-    @cached_property
-    def _h_k_raw(self) -> float:
-        return self._entropy(self._xlogx[1])
-
-    @cached_property
-    def _h_ck_raw(self) -> float:
-        return self._entropy(self._xlogx[2])
-
-    @cached_property
-    def _mi_raw(self) -> float:
-        # I = H(C) + H(K) − H(C,K) = log n + (Σ cells x log x − Σ rows − Σ cols) / n
-        if self.n <= 0:
-            return 0.0
-        rows, cols, cells = self._xlogx
-        return self.log_n + (cells - rows - cols) / float(self.n)
-
-    @cached_property
-    def min_cell(self):
-        """Smallest non-zero cell (inf for an empty table)."""
-        if self.n_cells == 0:
-            return math.inf
-        if self.grid is not None:
-            hist = self._cell_histogram
-            if hist is not None:
-                return int(np.flatnonzero(hist[1:])[0]) + 1
-            return self.grid[self.grid > 0].min().item()
-        return self.values.min().item()
-
-    @cached_property
-    def n_cells(self) -> int:
-        """Number of non-zero cells."""
-        return int(self.values.size) if self.grid is None else int(np.count_nonzero(self.grid))
-
-    @cached_property
-    def pair_sums(self) -> tuple:
-        """(m, m1, m2, M) = (Σ C(n_ij,2), Σ_i C(a_i,2), Σ_j C(b_j,2), C(n,2)).
-
-        Exact Python ints for integer tables; floats (x(x-1)/2) for fractional ones.
-        """
-        n = self.n
-        big_n = n * (n - 1) // 2 if self.is_integer else n * (n - 1) / 2
-        hist = self._cell_histogram
-        m = exact_sum_comb2(self.values) if hist is None else comb2_from_histogram(hist, n)
-        return (m, exact_sum_comb2(self.row_sums), exact_sum_comb2(self.col_sums), big_n)
-
-    @cached_property
-    def row_max_sum(self):
-        """Σ_i max_j n_ij: each class's best cluster (inverse purity · n)."""
-        if self.grid is not None:
-            return int(self.grid.max(axis=1).sum()) if self.n_cells else 0
-        return sum_of_group_max(self.rows, self.values, self.shape[0])
-
-    @cached_property
-    def col_max_sum(self):
-        """Σ_j max_i n_ij: each cluster's majority class (purity · n)."""
-        if self.grid is not None:
-            return int(self.grid.max(axis=0).sum()) if self.n_cells else 0
-        return sum_of_group_max(self.cols, self.values, self.shape[1])
-
-    @cached_property
-    def max_class_size(self):
-        return self.row_sums.max().item() if self.row_sums.size else 0
-
-    @cached_property
-    def max_cluster_size(self):
-        return self.col_sums.max().item() if self.col_sums.size else 0
-
-    # Cell-level work: a measure that reads every cell gives a function of (n, a, b) —
-    # the cells' values with their class sizes a_i and cluster sizes b_j, as arrays that
-    # broadcast together — and gets the totals or the per-class maxima of what it
-    # returns. An empty cell of a grid holds 0, which adds nothing to a sum or a row
-    # maximum of a non-negative quantity.
-    def _cell_blocks(self):
-        """(n, a, b) in float64: the non-zero cells at once for a coordinate table, a
-        block of rows at a time for a grid. The blocks keep each temporary of a
-        10^6-cell table at 512 KiB — reused by the allocator — instead of a fresh 8 MB
-        array per operation, whose page faults cost more than its arithmetic (F, BCubed
-        and the element-centric similarity of a big grid; figures in docs/performance.md)."""
-        a = self.row_sums.astype(np.float64, copy=False)
-        b = self.col_sums.astype(np.float64, copy=False)
-        if self.grid is None:
-            yield self.values.astype(np.float64, copy=False), a[self.rows], b[self.cols]
-            return
-        n_rows, n_cols = self.grid.shape
-        step = max(1, _BLOCK_CELLS // max(n_cols, 1))
-        for start in range(0, max(n_rows, 1), step):
-            stop = start + step
-            yield self.grid[start:stop].astype(np.float64), a[start:stop, None], b[None, :]
-
-    @cached_property
-    def compiled_cell_stats(self) -> tuple[float, float, float, np.ndarray] | None:
-        """(Σ n_ij²/b_j, Σ n_ij²/a_i, Σ n_ij²/max(a_i, b_j), each row's max_j 2 n_ij/(a_i + b_j))
-        from one compiled pass over a grid table of at least ``_COMPILED_CELLS`` cells
-        (:func:`metrics.core.kernels.compiled.grid_cell_stats`); None for other tables or without
-        numba. BCubed, the element-centric similarity and F read it where it is not None and
-        walk the cells in blocks (:meth:`cell_sums`, :meth:`row_max_of`) otherwise: the same
-        values up to rounding (tested against each other), in a fraction of the time on a big
-        grid, whose blocks pay for float copies and temporaries of every cell
-        (docs/performance.md)."""
-        if self.grid is None or self.grid.size < _COMPILED_CELLS:
-            return None
-        kernels = counting.compiled_kernels()
-        if kernels is None:
-            return None
-        a = self.row_sums.astype(np.float64)
-        b = self.col_sums.astype(np.float64)
-        row_sq, row_le, col_sq, col_gt, best_f = kernels.grid_cell_stats(np.ascontiguousarray(self.grid), a, b)
-        # A grid keeps no empty row or column, so no size is 0 here.
-        return (float(np.sum(col_sq / b)), float(np.sum(row_sq / a)),
-                float(np.sum(row_le / a) + np.sum(col_gt / b)), best_f)
-
-    def cell_sums(self, per_cell) -> tuple[float, ...]:
-        """Σ over the cells of each array in the tuple ``per_cell(n, a, b)``."""
-        totals = None
-        for n, a, b in self._cell_blocks():
-            parts = [float(np.sum(x)) for x in per_cell(n, a, b)]
-            totals = parts if totals is None else [t + p for t, p in zip(totals, parts)]
-        return tuple(totals or ())
-
-    def row_max_of(self, per_cell) -> np.ndarray:
-        """Per class, the largest value of the array ``per_cell(n, a, b)`` (0 for a row
-        with no cell)."""
-        if self.grid is None:
-            best = np.zeros(self.shape[0])
-            np.maximum.at(best, self.rows, per_cell(*next(self._cell_blocks())))
-            return best
-        return np.concatenate([np.broadcast_to(per_cell(n, a, b), n.shape).max(axis=1, initial=0.0)
-                               for n, a, b in self._cell_blocks()])
-
-    @staticmethod
-    def row_total(row_array: np.ndarray) -> float:
-        return float(np.sum(row_array))
-
-
-def _compiled_summary(grid: np.ndarray):
-    """(row sums, row maxima, column sums, column maxima, non-zero cells, cell histogram or
-    None) of a big integer grid from one compiled pass (:func:`metrics.core.kernels.compiled.grid_summary`),
-    or None: a small or fractional grid, or no numba. The histogram is None when some cell
-    reaches ``_SUMMARY_HIST_CAP`` (the numpy bincount then sizes it, if it is kept at all)."""
-    if grid.size < _COMPILED_CELLS or grid.dtype.kind not in "iu" or grid.size == 0:
-        return None
-    kernels = counting.compiled_kernels()
-    if kernels is None:
-        return None
-    row_sums, row_max, col_sums, col_max, nonzero, hist, complete = kernels.grid_summary(
-        np.ascontiguousarray(grid), _SUMMARY_HIST_CAP)
-    return row_sums, row_max, col_sums, col_max, int(nonzero), hist if complete else None
 
 
 def pair_counts(t: Contingency) -> tuple:
