@@ -6,6 +6,7 @@ A count table's cells are finite and never negative, and its total stays below
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,7 +22,7 @@ else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     sparse = lazy_module("scipy.sparse")
 
 __all__ = ["label_array", "refuse_bad_cells", "normalize_counts", "compact_index", "group_sum", "sum_of_group_max",
-           "table_cells"]
+           "table_cells", "union_codes", "summed_cells", "MergeableTable", "merge_tables"]
 
 # Larger totals would overflow int64 marginals (and n^4 in float pair statistics): metrics.core.limits.
 _MAX_TOTAL = float(MAX_TOTAL)
@@ -161,3 +162,157 @@ def table_cells(table, row_labels=None, col_labels=None):
             i, j = np.argwhere(~np.isfinite(arr))[0]
             raise ValueError(f"table has {bad} cells, first at row {i}, column {j}")
     return rows, cols, np.asarray(vals), shape, row_labels, col_labels
+
+
+# ---------------------------------------------------------------------- tables that merge
+def union_codes(label_lists) -> tuple[list[np.ndarray], np.ndarray]:
+    """The union of several tables' labels (each a sequence of distinct labels), in the one label
+    order (:func:`metrics.core.labels.sorted_codes`: sorted where the labels can be ordered, else in
+    order of first appearance, table after table), and each table's labels as codes into it."""
+    arrays = [label_array(x) for x in label_lists]
+    joined = np.concatenate(arrays) if arrays else np.empty(0, dtype=object)
+    with warnings.catch_warnings():
+        # pandas warns while it tries to order tuples among other labels; unorderable labels
+        # keep their order of first appearance.
+        warnings.simplefilter("ignore")
+        try:
+            # use_na_sentinel=False: a table's labels are what its caller named them (from_table
+            # accepts a None label), never a missing value to drop.
+            codes, uniques = pd.factorize(joined, sort=True, use_na_sentinel=False)
+        except TypeError:  # labels that cannot be ordered
+            codes, uniques = pd.factorize(joined, sort=False, use_na_sentinel=False)
+    splits = np.cumsum([a.size for a in arrays])[:-1]
+    return np.split(codes.astype(np.int64, copy=False), splits), label_array(uniques)
+
+
+def summed_cells(tables, col_codes=None, n_cols=None):
+    """The cells of the sum of ``tables`` (Contingency objects), labels matched by value:
+    ``(rows, cols, values, row_labels, col_labels)`` with the cells in row-major order.
+
+    Integer tables add up exactly (int64; a total past 2^62 is refused as by every table);
+    a fractional table makes the sum fractional. ``col_codes``/``n_cols``: the columns' codes
+    and their number, where the caller matched the clusters itself (noise singletons)."""
+    rmaps, row_labels = union_codes([t.row_labels for t in tables])
+    if col_codes is None:
+        col_codes, col_labels = union_codes([t.col_labels for t in tables])
+        n_cols = len(col_labels)
+    else:
+        col_labels = None
+    integer = all(t.is_integer for t in tables)
+    total = sum(t.n for t in tables)
+    if not total < _MAX_TOTAL:
+        raise ValueError(f"the tables' total {float(total):.3g} is too large to merge: at most 2^62 (about 4.6e18) "
+                         "items, so that marginals, pair counts and their products stay exact and finite")
+    dtype = np.int64 if integer else np.float64
+    rows = np.concatenate([rm[t.rows] for rm, t in zip(rmaps, tables)])
+    cols = np.concatenate([cm[t.cols] for cm, t in zip(col_codes, tables)])
+    vals = np.concatenate([np.asarray(t.values).astype(dtype, copy=False) for t in tables])
+    n_r = len(row_labels)
+    if n_r * n_cols >= 1 << 63:
+        raise ValueError(f"{n_r:,} classes × {n_cols:,} clusters: too many possible cells to merge")
+    keys = rows * n_cols + cols
+    # The distinct cells, sorted: one sort of the tables' non-zero cells, never of the items.
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    if integer and total >= 1 << 53:
+        sums = np.zeros(uniq.size, dtype=np.int64)
+        np.add.at(sums, inverse, vals)     # exact int64 (bincount adds in float64)
+    else:
+        sums = np.bincount(inverse, weights=vals, minlength=uniq.size).astype(dtype, copy=False)
+    return uniq // n_cols, uniq % n_cols, sums, row_labels, col_labels
+
+
+class MergeableTable:
+    """Tables that add up: ``t1 + t2``, ``sum(tables)`` and :meth:`update` (mixed into
+    :class:`~metrics.core.contingency.Contingency`).
+
+    The sum of tables counted from disjoint batches of items is the table of all the items,
+    whatever labels each batch saw — the same table :meth:`Contingency.from_labels` gives for the
+    concatenated labels, cell for cell and label for label, so every measure agrees to the last
+    bit. Classes (and clusters) are matched by value, their union in Partition Lab's one label
+    order: sorted where the labels can be ordered (numbers by value, text by code point), else in
+    order of first appearance, the first table's labels first. This is how mini-batches are
+    accumulated (as torchmetrics users do) and how a cluster of machines combines partial tables.
+    """
+
+    noise: object
+    noise_as: str
+
+    def __add__(self, other):
+        if not isinstance(other, MergeableTable):
+            return NotImplemented
+        return merge_tables([self, other])
+
+    def __radd__(self, other):
+        # sum(tables) starts from 0.
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return merge_tables([self])
+        return NotImplemented
+
+    def update(self, labels_true, labels_pred) -> None:
+        """Add a batch of items to this table, in place (for streams of labels).
+
+        The batch is counted as :meth:`Contingency.from_labels` counts it — with this table's
+        reading of noise items (``noise``, ``noise_as``), labels on a device counted there — and
+        added as ``+`` adds tables: afterwards the table equals the table of every item seen so
+        far, and every quantity cached from the old cells (entropies, pair sums, digests) is
+        dropped and computed again when next read. Returns None, as ``dict.update`` does; to
+        keep the old table, add instead (``t = t + Contingency.from_labels(y, p)``) — the sum
+        is a new table. Example::
+
+            table = Contingency.from_labels(first_gold, first_pred)
+            for gold, pred in batches:
+                table.update(gold, pred)
+            metrics.evaluate(table)
+
+        Raises ``ValueError`` as ``from_labels`` does for a bad batch; the table is then unchanged.
+        """
+        kind = type(self)
+        batch = kind.from_labels(labels_true, labels_pred, noise=self.noise, noise_as=self.noise_as)  # type: ignore[attr-defined]
+        merged = merge_tables([self, batch])
+        self.__dict__.clear()
+        self.__dict__.update(merged.__dict__)
+
+
+def merge_tables(tables):
+    """The table of the items of all ``tables`` (see :class:`MergeableTable`): a new table."""
+    kind = type(tables[0])
+    noises = {(t.noise, t.noise_as) for t in tables}
+    if len(noises) > 1:
+        shown = ", ".join(sorted(f"noise={n!r} read as {a!r}" for n, a in noises))
+        raise ValueError(f"tables that read noise items differently cannot be added ({shown}): count every batch "
+                         "with the same noise= and noise_as=")
+    noise, noise_as = next(iter(noises))
+    if noise_as == "singletons" and noise is not None:
+        rows, cols, vals, row_labels, col_labels = _summed_with_singletons(tables, noise)
+    else:
+        rows, cols, vals, row_labels, col_labels = summed_cells(tables)
+    merged = kind._from_coo(rows, cols, vals, row_labels, col_labels)
+    if noise is not None or noise_as != "cluster":
+        count = sum(t.noise_count for t in tables)
+        total = sum(t.n + (t.noise_count if noise_as == "exclude" else 0) for t in tables)
+        merged.noise, merged.noise_as, merged.noise_count = noise, noise_as, count
+        merged.noise_share = count / total if total else 0.0
+        merged.coverage = (total - count) / total if noise_as == "exclude" and total else 1.0
+    return merged
+
+
+def _summed_with_singletons(tables, noise):
+    """:func:`summed_cells` of tables whose noise items are clusters of one item each, labelled
+    ``(noise, position)`` after the other clusters (:func:`metrics.core.labels.count_with_noise`):
+    the other clusters are matched by value; the singletons stay apart, each table's after the
+    previous table's, their positions moved past the previous tables' items — as if the batches'
+    labels had been counted end to end."""
+    plain = [list(t.col_labels)[: t.shape[1] - int(t.noise_count)] for t in tables]
+    codes, labels = union_codes(plain)
+    col_codes: list[np.ndarray] = []
+    singles: list[tuple] = []
+    offset = 0
+    for t, own in zip(tables, codes):
+        k = int(t.noise_count)
+        ones = list(t.col_labels)[t.shape[1] - k:]
+        start = len(labels) + len(singles)
+        col_codes.append(np.concatenate([own, np.arange(start, start + k, dtype=np.int64)]))
+        singles.extend((noise, int(pos) + offset) for _, pos in ones)
+        offset += int(t.n)
+    rows, cols, vals, row_labels, _ = summed_cells(tables, col_codes, len(labels) + len(singles))
+    return rows, cols, vals, row_labels, label_array(list(labels) + singles)

@@ -28,6 +28,7 @@ import numpy as np
 
 from .._lazy import lazy_module
 from .cells import (
+    MergeableTable,
     compact_index,
     label_array,
     normalize_counts,
@@ -47,7 +48,7 @@ else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
 __all__ = ["Contingency", "pair_counts"]
 
 
-class Contingency(CellStats):
+class Contingency(CellStats, MergeableTable):
     """A class-by-cluster contingency table with its shared quantities cached.
 
     Build one with :meth:`from_labels`, :meth:`from_table` or :meth:`from_memberships`.
