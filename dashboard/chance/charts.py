@@ -31,6 +31,7 @@ import plotly.graph_objects as go
 
 import metrics
 from dashboard.ui.figures.charts import figure, panel_domains
+from dashboard.ui.figures.colours import BETTER, HIGHLIGHT, QUALITATIVE, WORSE, rgba
 from dashboard.ui.readout import escape_label, format_number
 
 # The band drawn around a mean, and the box of the null-distribution chart: these quantiles of
@@ -44,11 +45,12 @@ NORMALISATIONS = (("min", "nmi_min", "ami_min"), ("geometric", "nmi_geometric", 
                   ("arithmetic", "nmi_arithmetic", "ami"), ("max", "nmi_max", "ami_max"))
 NORMALISATION_KEYS = tuple(k for _, nmi, ami in NORMALISATIONS for k in (nmi, ami))
 
-MEAN_COLOR, BAND_FILL = "#1f77b4", "rgba(31, 119, 180, 0.22)"
-EXACT_COLOR = "#d62728"
-NMI_COLOR, NMI_FILL = "#ff7f0e", "rgba(255, 127, 14, 0.22)"
-MODEL_COLORS = {"perm": "#1f77b4", "num": "#ff7f0e", "num1": "#2ca02c", "all": "#d62728", "all1": "#9467bd"}
-BETTER, WITHIN = "#2ca02c", "#d62728"
+MEAN_COLOR, BAND_FILL = QUALITATIVE[0], rgba(QUALITATIVE[0], 0.22)
+EXACT_COLOR = HIGHLIGHT
+NMI_COLOR, NMI_FILL = QUALITATIVE[1], rgba(QUALITATIVE[1], 0.22)
+MODEL_COLORS = dict(zip(("perm", "num", "num1", "all", "all1"), QUALITATIVE))
+# Observed values: "better than chance" and "not better" at the diverging scale's two ends.
+WITHIN = WORSE
 # Error bars of Monte Carlo expectations: this many standard errors either side.
 ERROR_BAR_SE = 2
 # An observed value "beats chance" when its permutation-test p-value (chance.summarize) is at most this.
@@ -191,8 +193,8 @@ def null_figure(profile: pd.DataFrame, spread: pd.DataFrame, keys: list[str], *,
                 samples: int) -> go.Figure:
     """One row per measure of ``keys`` (those drawn), on the goodness scale: the band and box of
     the draws, the expectation (exact: black; Monte Carlo: grey), and the observed value (a
-    diamond, green when its permutation p-value is at most :data:`ALPHA`). Raw values, z,
-    percentile and adjusted value in the hover."""
+    diamond, purple when its permutation p-value is at most :data:`ALPHA`, orange otherwise). Raw
+    values, z, percentile and adjusted value in the hover."""
     ms = [metrics.MEASURES[k] for k in keys if k in spread.index]
     ys = list(range(len(ms)))
 
@@ -210,7 +212,7 @@ def null_figure(profile: pd.DataFrame, spread: pd.DataFrame, keys: list[str], *,
         {"type": "scatter", "mode": "lines", "x": wx, "y": wy, "line": {"color": "#8c8c8c", "width": 2},
          "name": f"{band_text()} of the random labelings", "hoverinfo": "skip", "connectgaps": False},
         {"type": "scatter", "mode": "lines", "x": bx, "y": by,
-         "line": {"color": "rgba(31, 119, 180, 0.45)", "width": 10},
+         "line": {"color": rgba(MEAN_COLOR, 0.45), "width": 10},
          "name": f"{format_number(100 * BOX[0])}–{percent(BOX[1])}", "hoverinfo": "skip", "connectgaps": False},
     ]
     for exact, name, color in ((True, "expectation (exact)", "#1a1a1a"),

@@ -13,11 +13,12 @@ import streamlit as st
 import metrics
 from dashboard.compare.view import NA, TIE, A, B, majority
 from dashboard.ui.figures.charts import figure, panel_domains
+from dashboard.ui.figures.colours import HIGHLIGHT, MISSING, NEUTRAL, QUALITATIVE, rgba
 from dashboard.ui.readout import escape_label, format_number, wrap
 
-SIDE_COLORS = {A: "#1f77b4", B: "#ff7f0e", TIE: "#8c8c8c", NA: "#cccccc"}
-DISAGREE_FILL = "rgba(214, 39, 40, 0.12)"
-DISAGREE_COLOR = "#d62728"
+SIDE_COLORS = {A: QUALITATIVE[0], B: QUALITATIVE[1], TIE: NEUTRAL, NA: MISSING}
+DISAGREE_FILL = rgba(HIGHLIGHT, 0.12)
+DISAGREE_COLOR = HIGHLIGHT
 
 DISAGREE_TEXT = {True: "against the majority", False: "no majority"}
 DISAGREE_HELP = {True: "Most of the measures you chose prefer the other solution.",
@@ -27,7 +28,7 @@ DISAGREE_HELP = {True: "Most of the measures you chose prefer the other solution
 def preference_figure(df: pd.DataFrame, label_a: str, label_b: str) -> go.Figure:
     """A dumbbell per measure: A and B on the goodness scale, the line colored by the preferred
     solution, the preferred marker larger; measures against the majority of the chosen
-    measures shaded red and marked so in the right margin.
+    measures shaded orange-red and marked so in the right margin.
 
     Value labels (the raw values) sit above A's marker and below B's, so the two never overlap
     however close the values are; rows are tall enough that one row's labels clear the next's.
@@ -81,7 +82,7 @@ def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: 
                  flip_points: dict[str, list[float]], labels: tuple[str, str], cols: int = 3,
                  x_name: str = "x") -> go.Figure:
     """Small multiples, one per measure: both solutions' values along the sweep, the slider's
-    position (dashed) and every flip of the measure's preference (red band). ``x_name`` is the
+    position (dashed) and every flip of the measure's preference (orange-red band). ``x_name`` is the
     swept parameter's short name for the hover."""
     n = len(keys)
     cols = max(1, min(cols, n))
@@ -116,7 +117,7 @@ def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: 
                        "y0": 0, "y1": 1, "line": {"color": "#444", "dash": "dash", "width": 1}})
         for fx in flip_points.get(key, []):
             shapes.append({"type": "rect", "xref": f"x{ax}", "yref": f"y{ax} domain", "x0": fx - 0.12,
-                           "x1": fx + 0.12, "y0": 0, "y1": 1, "fillcolor": "rgba(214, 39, 40, 0.35)",
+                           "x1": fx + 0.12, "y0": 0, "y1": 1, "fillcolor": rgba(HIGHLIGHT, 0.35),
                            "line": {"width": 0}, "layer": "below", "name": f"flip {key}"})
             annotations.append({"text": "flip", "xref": f"x{ax}", "yref": f"y{ax} domain", "x": fx, "y": 0.02,
                                 "showarrow": False, "font": {"color": DISAGREE_COLOR}, "yanchor": "bottom"})

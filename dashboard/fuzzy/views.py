@@ -21,6 +21,7 @@ import streamlit as st
 
 import metrics
 from dashboard.ui.figures.charts import figure, table_heatmap
+from dashboard.ui.figures.colours import QUALITATIVE
 from dashboard.ui.figures.lines import line_panels
 from dashboard.ui.readout import escape_label, format_number
 from metrics.papers import experiments, resources
@@ -31,7 +32,8 @@ VARIANT_LABELS = {
     "fuzzy_diss": "fuzzy + dissimilarity step",
     "count_diss": "counted + dissimilarity step",
 }
-VARIANT_COLORS = {"fuzzy": "#1f77b4", "count": "#ff7f0e", "fuzzy_diss": "#1f77b4", "count_diss": "#ff7f0e"}
+VARIANT_COLORS = {"fuzzy": QUALITATIVE[0], "count": QUALITATIVE[1], "fuzzy_diss": QUALITATIVE[0],
+                  "count_diss": QUALITATIVE[1]}
 VARIANT_DASH = {"fuzzy_diss": "dash", "count_diss": "dash"}
 SCHEME_LABELS = {"halving": "Utt et al.'s halving scheme", "fixed": "same number of classes for every point",
                  "share": "a share of the points in 2 classes"}

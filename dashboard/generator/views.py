@@ -27,15 +27,17 @@ import streamlit as st
 import metrics
 from dashboard.ui.figures.charts import figure as _figure
 from dashboard.ui.figures.charts import fmt, panel_domains
+from dashboard.ui.figures.colours import QUALITATIVE
 from dashboard.ui.readout import escape_label, styled
 from dashboard.ui.tables import settings_for
 from metrics import properties
 from metrics.papers import generators, resources
 
-# A qualitative palette long enough that no two chosen measures share a colour.
-PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC",
-           "#EECA3B", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-           "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173")
+# A qualitative palette long enough that no two chosen measures share a colour: the colour-blind
+# safe Okabe–Ito colours first (a few chosen measures never need more), then darker and paler
+# tones with no red beside a green.
+PALETTE = (*QUALITATIVE, "#4C78A8", "#B279A2", "#9D755D", "#72B7B2", "#EECA3B", "#393b79", "#8c564b",
+           "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#7b4173", "#8c6d31", "#BAB0AC", "#FF9DA6", "#637939")
 
 
 # ====================================================================== the sliders

@@ -24,14 +24,15 @@ import plotly.graph_objects as go
 import metrics
 from dashboard.ui import readout
 from dashboard.ui.figures.charts import NO_TEMPLATE
+from dashboard.ui.figures.colours import COUNT_SCALE, DIVERGING_SCALE, HIGHLIGHT
 from dashboard.ui.readout import PROJECTOR_SIZES
 from metrics.measures.matching import f_matches
 
 MIN_FONT_PX = readout.MIN_FONT
 TICK_PX = PROJECTOR_SIZES.tick   # value labels drawn in cells
 NOTE_PX = PROJECTOR_SIZES.hover  # panel titles (one up) and markers; raised to the text size by readable
-OUTLINE = "#d62728"
-DIFFER = "#1a1aff"   # on red-yellow-green cells, blue stands out
+OUTLINE = HIGHLIGHT
+DIFFER = "#000000"   # on the orange-white-purple cells, black stands out
 
 
 def readable(fig: go.Figure, height: int | None = None) -> go.Figure:
@@ -77,7 +78,7 @@ def matching_figure(tables: dict[str, pd.DataFrame], titles: dict[str, str], not
         layout[f"yaxis{ax}"] = {"domain": [0, 0.78], "anchor": f"x{ax}", "type": "category", "autorange": "reversed",
                                 "showticklabels": i == 0, "title": {"text": "classes" if i == 0 else ""}}
         data.append({"type": "heatmap", "x": xs, "y": ys, "z": z, "xaxis": f"x{ax}", "yaxis": f"y{ax}",
-                     "colorscale": "Blues", "zmin": 0, "zmax": zmax, "showscale": False, "xgap": 2, "ygap": 2,
+                     "colorscale": COUNT_SCALE, "zmin": 0, "zmax": zmax, "showscale": False, "xgap": 2, "ygap": 2,
                      "texttemplate": "%{z}", "textfont": {"size": TICK_PX},
                      "hovertemplate": f"{s}<br>class %{{y}}, cluster %{{x}}: %{{z}} items<extra></extra>"})
         for r, c in f_matches(metrics.Contingency.from_table(frame)):
@@ -100,7 +101,7 @@ def table2_figure(ours: pd.DataFrame, printed: pd.DataFrame, differs: pd.DataFra
                   titles: tuple[str, str]) -> go.Figure:
     """Two heatmaps of rates in [0, 1] — the paper's measures as rows, P1–P7 as columns — ours
     (left) and the printed Table 2 (right), each cell labelled with two decimals as the paper
-    prints them, the cells that differ at that precision outlined (blue) on both sides."""
+    prints them, the cells that differ at that precision outlined (black) on both sides."""
     data: list[dict[str, Any]] = []
     shapes: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
@@ -113,7 +114,7 @@ def table2_figure(ours: pd.DataFrame, printed: pd.DataFrame, differs: pd.DataFra
         layout[f"yaxis{ax}"] = {"domain": [0, 0.86], "anchor": f"x{ax}", "type": "category", "autorange": "reversed",
                                 "showticklabels": i == 0}
         data.append({"type": "heatmap", "x": cols, "y": rows, "z": z, "xaxis": f"x{ax}", "yaxis": f"y{ax}",
-                     "zmin": 0, "zmax": 1, "colorscale": "RdYlGn", "showscale": False, "xgap": 2, "ygap": 2,
+                     "zmin": 0, "zmax": 1, "colorscale": DIVERGING_SCALE, "showscale": False, "xgap": 2, "ygap": 2,
                      "text": [[f"{v:.2f}" for v in row] for row in z], "texttemplate": "%{text}",
                      "textfont": {"size": TICK_PX},
                      "hovertemplate": f"{html.escape(title)}<br>%{{y}}, %{{x}}: %{{text}}<extra></extra>"})

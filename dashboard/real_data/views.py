@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 import metrics
+from dashboard.ui.figures.colours import NEUTRAL, QUALITATIVE
 from dashboard.ui.figures.lines import line_panels
 from dashboard.ui.readout import escape_label
 from metrics.core.formatting import frame_csv
@@ -34,7 +35,7 @@ ALGORITHMS = {
     "ward": "Ward (agglomerative)",
     "random": "Random labels",
 }
-ALGO_COLORS = {"kmeans": "#1f77b4", "ward": "#ff7f0e", "random": "#8c8c8c"}
+ALGO_COLORS = {"kmeans": QUALITATIVE[0], "ward": QUALITATIVE[1], "random": NEUTRAL}
 KMEANS_RESTARTS = 3
 K_MIN, K_MAX = 2, 50
 # Rosenberg & Hirschberg's Figures 4–5 (V, VI, Q2) and Wu et al.'s Figure 6 (VI_n, VD_n, R_n and

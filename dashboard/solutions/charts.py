@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 
 import metrics
 from dashboard.ui.figures.charts import DIGIT_PX, LINE_PX, _cat_axis, figure
+from dashboard.ui.figures.colours import DIVERGING_SCALE, NEUTRAL, QUALITATIVE, rgba
 from dashboard.ui.readout import TEXT_FONT, escape_label, format_number, wrap
 
 # Cell text (ranks, τ) is drawn only where it fits at TEXT_FONT in the narrowest layout the page
@@ -26,8 +27,7 @@ ROW_PX = 26
 MAX_HEIGHT = 2400
 # Nodes per side of the Sankey diagram; smaller classes or clusters are drawn as one node.
 SANKEY_NODES = 30
-CLASS_COLORS = ["#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D",
-                "#EECA3B", "#BAB0AC"]
+CLASS_COLORS = list(QUALITATIVE)
 
 
 def _fits(texts: list[str], count: int, width_px: float = PLOT_WIDTH_PX) -> bool:
@@ -69,7 +69,7 @@ def scores_heatmap(values: pd.DataFrame, ranks: pd.DataFrame, why_not: dict) -> 
     data = [{
         "type": "heatmap", "x": xs, "y": ys,
         "z": [[None if math.isnan(v) else v for v in row] for row in good.tolist()],
-        "zmin": 0, "zmax": 1, "colorscale": "Viridis", "xgap": 1, "ygap": 1, "text": rank_text,
+        "zmin": 0, "zmax": 1, "colorscale": DIVERGING_SCALE, "xgap": 1, "ygap": 1, "text": rank_text,
         "texttemplate": "%{text}" if show_text else None, "customdata": custom,
         "colorbar": {"title": {"text": "goodness<br>(1 = best)", "font": {"size": 12}}, "tickfont": {"size": 12},
                      "tickvals": [0, 0.25, 0.5, 0.75, 1], "ticktext": ["0", "0.25", "0.5", "0.75", "1"]},
@@ -88,8 +88,8 @@ def scores_heatmap(values: pd.DataFrame, ranks: pd.DataFrame, why_not: dict) -> 
 
 # ---------------------------------------------------------------- measures × measures
 def agreement_heatmap(tau: pd.DataFrame, why_undefined: dict, n_solutions: int) -> go.Figure:
-    """Kendall τ-b between every two measures' orderings of the solutions: 1 (blue) the same
-    preferences, −1 (red) the opposite ones, — undefined (the reason in the hover)."""
+    """Kendall τ-b between every two measures' orderings of the solutions: 1 (purple) the same
+    preferences, −1 (orange) the opposite ones, — undefined (the reason in the hover)."""
     keys = list(tau.columns)
     xs = [escape_label(metrics.MEASURES[k].symbol) for k in keys]
     z = tau.to_numpy(dtype=np.float64)
@@ -101,7 +101,7 @@ def agreement_heatmap(tau: pd.DataFrame, why_undefined: dict, n_solutions: int) 
     show_text = (height - 190) / max(len(keys), 1) >= LINE_PX and _fits([t for r in text for t in r], len(keys), 560)
     data = [{
         "type": "heatmap", "x": xs, "y": xs, "z": [[None if math.isnan(v) else v for v in row] for row in z.tolist()],
-        "zmin": -1, "zmax": 1, "zmid": 0, "colorscale": "RdBu", "xgap": 1, "ygap": 1, "text": text,
+        "zmin": -1, "zmax": 1, "zmid": 0, "colorscale": DIVERGING_SCALE, "xgap": 1, "ygap": 1, "text": text,
         "texttemplate": "%{text}" if show_text else None, "customdata": custom,
         "colorbar": {"title": {"text": "Kendall τ", "font": {"size": 12}}, "tickfont": {"size": 12},
                      "tickvals": [-1, -0.5, 0, 0.5, 1], "ticktext": ["−1", "−0.5", "0", "0.5", "1"]},
@@ -161,9 +161,9 @@ def sankey_figure(t: metrics.Contingency, solution: str, limit: int = SANKEY_NOD
     if others_c:
         c_label.append(f"{format_number(others_c)} other clusters")
     labels = r_label + c_label
-    colors = [CLASS_COLORS[i % len(CLASS_COLORS)] for i in range(n_r)] + ["#8c8c8c"] * n_c
+    colors = [CLASS_COLORS[i % len(CLASS_COLORS)] for i in range(n_r)] + [NEUTRAL] * n_c
     src, dst = np.nonzero(flow)
-    link_colors = [_rgba(CLASS_COLORS[i % len(CLASS_COLORS)], 0.45) for i in src]
+    link_colors = [rgba(CLASS_COLORS[i % len(CLASS_COLORS)], 0.45) for i in src]
     link_custom = [[r_label[i], c_label[j], format_number(flow[i, j]), _percent(flow[i, j] / r_size[i]),
                     _percent(flow[i, j] / c_size[j])] for i, j in zip(src.tolist(), dst.tolist())]
     node_custom = [format_number(v) for v in r_size.tolist()] + [format_number(v) for v in c_size.tolist()]
@@ -193,8 +193,3 @@ def sankey_figure(t: metrics.Contingency, solution: str, limit: int = SANKEY_NOD
         note = (f"{' and '.join(parts)} are drawn as one node each side (the diagram shows at most {limit} a side); "
                 "every measure uses the whole table.")
     return figure(data, layout), note
-
-
-def _rgba(hex_color: str, alpha: float) -> str:
-    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({r}, {g}, {b}, {alpha})"

@@ -100,7 +100,7 @@ def morph_section(keys: list[str], log_base: float, beta: float) -> None:
     st.caption(f"Reichart & Rappoport's solution R (class i keeps {morph.CLASS_SIZE} − noise items in cluster i "
                f"and sends one to each of the next `noise` clusters) against singletons, on the same data: classes "
                f"of {morph.CLASS_SIZE} items. The chart sweeps one parameter; the dashed line is the sliders' "
-               "position, red bands mark where a measure's preference flips. The morph does not use the "
+               "position, orange-red bands mark where a measure's preference flips. The morph does not use the "
                "solutions A and B chosen above: sweeping needs a family of tables with a parameter to move, "
                "which two arbitrary tables do not have; it is always the papers' case, R against singletons.")
     c1, c2, c3 = st.columns([2, 2, 3])

@@ -207,8 +207,8 @@ def table_tab() -> None:
     st.caption(f"One row per measure on the common goodness scale (0 = worst, 1 = best, from each measure's range and "
                f"direction): the grey line spans {cc.band_text()} of the random labelings, the blue box "
                "their middle half, the black tick chance's expectation (grey when it is a Monte Carlo mean), the "
-               "diamond the table's own value — green when at most "
-               f"{cc.percent(cc.ALPHA)} of the random labelings do as well. Where chance "
+               "diamond the table's own value — purple when at most "
+               f"{cc.percent(cc.ALPHA)} of the random labelings do as well, orange otherwise. Where chance "
                "sits on this scale is the lesson: random labelings score high on Rand and low on ARI. Hover a "
                "diamond for the raw values.")
     absent = [m.symbol for m in metrics.MEASURES.values() if m.key not in result.draws.columns

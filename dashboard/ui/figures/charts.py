@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
+from dashboard.ui.figures.colours import COUNT_BAR, COUNT_SCALE, QUALITATIVE
 from dashboard.ui.readout import TEXT_FONT, escape_label, format_number, readable, wrap
 from dashboard.ui.tables import display_frame, fingerprint
 
@@ -30,7 +31,7 @@ except ImportError:  # Plotly 5 sends arrays as they are
 # The dashboard's number format (``metrics.core.formatting.format_number``), under its old short name.
 fmt = format_number
 
-FAMILY_COLORS = {"information": "#4C78A8", "matching": "#F58518", "pairs": "#54A24B", "elementwise": "#B279A2"}
+FAMILY_COLORS = dict(zip(("information", "matching", "pairs", "elementwise"), QUALITATIVE))
 # No Plotly template: st.plotly_chart draws with Streamlit's theme, and Plotly's default
 # template would be validated, copied and sent with every figure (two thirds of a small one).
 NO_TEMPLATE = "none"
@@ -149,15 +150,15 @@ def heatmap_figure(frame: pd.DataFrame, title: str = "", height: int | None = No
     show_cols = _fits_across(col_text, len(xs))
     show_rows = row_px >= LINE_PX
     data = [
-        {"type": "heatmap", "x": xs, "y": ys, "z": z, "colorscale": "Blues", "showscale": False,
+        {"type": "heatmap", "x": xs, "y": ys, "z": z, "zmin": 0, "colorscale": COUNT_SCALE, "showscale": False,
          "xaxis": "x", "yaxis": "y", "xgap": 1, "ygap": 1, "text": cells,
          "texttemplate": "%{text}" if show_cells else None,
          "hovertemplate": "class %{y}<br>cluster %{x}<br>count %{text}<extra></extra>"},
-        {"type": "bar", "x": xs, "y": col_sums, "xaxis": "x", "yaxis": "y2", "marker": {"color": "#9ecae1"},
+        {"type": "bar", "x": xs, "y": col_sums, "xaxis": "x", "yaxis": "y2", "marker": {"color": COUNT_BAR},
          "customdata": col_text, "hovertemplate": "cluster %{x}: %{customdata} items<extra></extra>",
          "showlegend": False},
         {"type": "bar", "x": row_sums, "y": ys, "orientation": "h", "xaxis": "x2", "yaxis": "y",
-         "marker": {"color": "#9ecae1"}, "customdata": row_text,
+         "marker": {"color": COUNT_BAR}, "customdata": row_text,
          "hovertemplate": "class %{y}: %{customdata} items<extra></extra>", "showlegend": False},
     ]
     # Sizes as text at a fixed place (not inside the bars, where Plotly shrinks text to fit a

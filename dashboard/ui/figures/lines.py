@@ -17,9 +17,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.ui.figures.charts import figure, panel_domains
+from dashboard.ui.figures.colours import QUALITATIVE
 from dashboard.ui.readout import escape_label, format_number
 
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+PALETTE = list(QUALITATIVE)
 
 
 def line_panels(frame: pd.DataFrame, *, x: str, y: str, series: str, panel: str | None = None,
