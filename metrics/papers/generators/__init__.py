@@ -14,6 +14,8 @@ Families
 * :func:`solution_r` — Reichart & Rappoport's cyclic-noise solution R ([RR09] §5, Table 1).
 * :func:`uniform_effect`, :func:`cv`, :func:`dcv` — Wu et al.'s K-means uniform
   effect and coefficient of variation ([Wu09] §3.1–3.2, Table 3).
+* :func:`blobs`, :func:`skewed_blobs`, :func:`skewed_sizes` — points in the plane, with class
+  sizes of a chosen CV₀ ([Wu09] §3.1, §4.2), for a clustering algorithm to run on.
 * :func:`split`, :func:`merge`, :func:`scale` — refinement and scale.
 * :func:`shuffle`, :func:`random_table`, :func:`random_tables` — controlled noise
   and chance tables with fixed margins (hypergeometric model).
@@ -29,7 +31,7 @@ References
 [Utt14] Utt, Springorum, Köper & Schulte im Walde (2014), Fuzzy V-Measure. LREC.
 
 One module per kind: :mod:`~.dom_family`, :mod:`~.extremes`, :mod:`~.uniform_effect`, :mod:`~.refine`,
-:mod:`~.ambiguous`, :mod:`~.dissimilarity_enhancement` (argument checks in :mod:`~.checks`).
+:mod:`~.ambiguous`, :mod:`~.dissimilarity_enhancement`, :mod:`~.scatter` (argument checks in :mod:`~.checks`).
 """
 
 from .ambiguous import ambiguity_rates, random_gold, softening_steps
@@ -38,6 +40,7 @@ from .dissimilarity_enhancement import dissimilarity, dissimilarity_adjusted
 from .dom_family import DOM_DEFAULT_N, dom, dom_each, dom_matching, dom_realizable, dom_tables
 from .extremes import no_knowledge, perfect, single_cluster, singletons, solution_r
 from .refine import merge, random_table, random_tables, scale, shuffle, split
+from .scatter import blobs, class_centres, max_cv, skewed_blobs, skewed_sizes
 from .uniform_effect import cv, dcv, uniform_effect
 
 __all__ = [
@@ -45,6 +48,7 @@ __all__ = [
     "dom", "dom_tables", "dom_matching", "dom_realizable",
     "perfect", "single_cluster", "singletons", "no_knowledge", "solution_r",
     "uniform_effect", "cv", "dcv",
+    "blobs", "skewed_blobs", "skewed_sizes", "max_cv", "class_centres",
     "split", "merge", "scale",
     "shuffle", "random_table", "random_tables",
     "ambiguity_rates", "random_gold", "softening_steps", "dissimilarity", "dissimilarity_adjusted",
