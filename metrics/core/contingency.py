@@ -230,18 +230,21 @@ class Contingency(CellStats, MergeableTable):
     def _from_codes(cls, tc: np.ndarray, tu, pc: np.ndarray, pu) -> Contingency:
         """The table of items with class codes ``tc`` (labels ``tu``) and cluster codes ``pc``
         (labels ``pu``): every count of labels into a table goes through here — a dense grid
-        while it has at most as many cells as items, else the distinct (class, cluster) keys
-        hashed and put in row-major order, as a grid's cells are."""
+        while it has at most as many cells as items, else its non-zero cells alone, counted in
+        O(n) (:func:`metrics.core.kernels.counting.count_cells`) in row-major order, as a grid's
+        cells are."""
         n_r, n_c = len(tu), len(pu)
         if n_r * n_c <= counting.dense_cell_limit(tc.size):
             return cls._from_grid(counting.count_grid(tc, pc, n_r, n_c), tu, pu)
-        keys = np.multiply(tc, n_c, dtype=np.int64)
-        keys += pc
-        codes, uniq = pd.factorize(keys, sort=False)
-        vals = np.bincount(codes)
-        order = np.argsort(uniq, kind="stable")   # the distinct cells only: no sort of the items
-        uniq = uniq[order]
-        return cls._from_coo(uniq // n_c, uniq % n_c, vals[order].astype(np.int64), tu, pu)
+        rows, cols, vals, row_sums, col_sums = counting.count_cells(tc, pc, n_r, n_c)
+        keep_r, keep_c = row_sums > 0, col_sums > 0
+        tu, pu = label_array(tu)[keep_r], label_array(pu)[keep_c]
+        row_sums, col_sums = row_sums[keep_r], col_sums[keep_c]
+        if 4 * vals.size >= tu.size * pu.size:  # a quarter full: stored as a grid (_from_coo's rule)
+            return cls._from_coo(rows, cols, vals, tu, pu)
+        t = cls(rows, cols, vals, tu, pu)
+        t.__dict__.update(row_sums=row_sums, col_sums=col_sums)  # what the cached properties would compute
+        return t
 
 
     @classmethod

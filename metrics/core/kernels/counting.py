@@ -15,7 +15,9 @@ identical tables and are tested against each other:
 
 A count grid is dense: (largest label + 1)² cells. It is used only while it has at most
 :func:`dense_cell_limit` cells (no more than the items, so a call never does more work
-per possible cell than per item); beyond that the caller counts distinct keys instead.
+per possible cell than per item); beyond that :func:`count_cells` gives the non-zero cells
+alone, in O(n) (a radix sort of the cell keys, :mod:`metrics.core.kernels.sparse_counting`) or,
+without numba, by sorting the keys with numpy: the same cells, in the same order.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from types import ModuleType
 
 import numpy as np
 
-__all__ = ["KERNELS", "kernel", "compiled_kernels", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing"]
+__all__ = ["KERNELS", "kernel", "compiled_kernels", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing",
+           "count_cells"]
 
 KERNELS = ("numba", "numpy")
 # Below this many items the compiled kernel saves less than it costs to call.
@@ -199,3 +202,85 @@ def _all_bounds(nb, a: np.ndarray, b: np.ndarray, seen: int, known: tuple[int, i
         lo_a, hi_a = min(lo_a, int(ra[0])), max(hi_a, int(ra[1]))
         lo_b, hi_b = min(lo_b, int(rb[0])), max(hi_b, int(rb[1]))
     return lo_a, hi_a, lo_b, hi_b
+
+
+def _sparse_kernels():
+    """The compiled sparse-counting kernels, or None (no numba, or the numpy kernel forced)."""
+    if compiled_kernels() is None:
+        return None
+    from . import sparse_counting
+
+    return sparse_counting
+
+
+def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int):
+    """The non-zero cells of the pairs (a[i], b[i]), codes known to lie in 0..n_rows − 1 and
+    0..n_cols − 1: ``(rows, cols, values, row_sums, col_sums)``.
+
+    ``row_sums`` and ``col_sums`` (int64) count every code, 0 for codes no item has; ``rows`` and
+    ``cols`` (int64) index the non-empty rows and columns only (code → its rank among the codes in
+    use), ``values`` are int64 counts. Cells come in row-major order, columns ascending: the
+    order of ``np.nonzero`` on the dense table. Both kernels give the same arrays.
+    """
+    a, b = _kernel_view(np.ascontiguousarray(a)), _kernel_view(np.ascontiguousarray(b))
+    nb = _sparse_kernels() if kernel(a.size) == "numba" else None
+    if nb is None:
+        return _count_cells_numpy(a, b, n_rows, n_cols)
+    n = a.size
+    col_bits = max(int(n_cols - 1).bit_length(), 0)
+    row_bits = max(int(n_rows - 1).bit_length(), 0)
+    key_dtype = np.uint32 if col_bits + row_bits <= 32 else np.uint64
+    keys = np.empty(n, dtype=key_dtype)
+    row_sums = np.zeros(n_rows, dtype=np.int64)
+    col_sums = np.zeros(n_cols, dtype=np.int64)
+    stop = nb.keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums)
+    if stop != n:  # the caller's bounds were wrong: never silently miscount
+        raise AssertionError(f"label pair at position {stop} lies outside the {n_rows}×{n_cols} table")
+    other = np.empty_like(keys)
+    for sizes, base, bits in ((col_sums, 0, col_bits), (row_sums, col_bits, row_bits)):
+        for shift, width in _digits(bits, nb.DIGIT_BITS):
+            hist = nb.digit_histogram(sizes, shift, width)
+            if hist.max() == n:  # every key has the same digit: nothing moves
+                continue
+            nb.scatter_digit(keys, other, hist, base + shift, width)
+            keys, other = other, keys
+    del other
+    m = nb.count_runs(keys)
+    rows = np.empty(m, dtype=np.int64)
+    cols = np.empty(m, dtype=np.int64)
+    vals = np.empty(m, dtype=np.int64)
+    nb.runs_to_cells(keys, col_bits, _ranks(row_sums), _ranks(col_sums), rows, cols, vals)
+    return rows, cols, vals, row_sums, col_sums
+
+
+def _digits(total_bits: int, max_bits: int) -> list[tuple[int, int]]:
+    """(shift, bits) of the radix digits covering ``total_bits`` bits, each of at most
+    ``max_bits`` bits, as even as possible (two digits of 9 and 8 bits, not 9 and 1 + a pass)."""
+    if total_bits <= 0:
+        return []
+    count = -(-total_bits // max_bits)
+    out, shift = [], 0
+    for i in range(count):
+        width = total_bits // count + (1 if i < total_bits % count else 0)
+        out.append((shift, width))
+        shift += width
+    return out
+
+
+def _ranks(sizes: np.ndarray) -> np.ndarray:
+    """Each code's rank among the codes in use (those with a non-zero size)."""
+    return np.cumsum(sizes > 0) - 1
+
+
+def _count_cells_numpy(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int):
+    """:func:`count_cells` with numpy: the cell keys a·n_cols + b sorted (O(n log n)), then
+    run-length encoded."""
+    keys = np.multiply(a, n_cols, dtype=np.int64)
+    keys += b
+    keys.sort()
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if keys.size else np.empty(0, np.intp)
+    vals = np.diff(np.append(starts, keys.size)).astype(np.int64)
+    cells = keys[starts]
+    row_sums = np.bincount(a, minlength=n_rows).astype(np.int64)
+    col_sums = np.bincount(b, minlength=n_cols).astype(np.int64)
+    return (_ranks(row_sums)[cells // n_cols], _ranks(col_sums)[cells % n_cols], vals, row_sums, col_sums)

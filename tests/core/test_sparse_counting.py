@@ -1,0 +1,173 @@
+"""Counting a sparse table: more possible cells than items (metrics.core.kernels.counting.count_cells,
+metrics/core/kernels/sparse_counting.py).
+
+* the compiled radix sort and the numpy sort give the same cells, marginals and order — row-major,
+  columns ascending, indices among the non-empty rows and columns — and both equal an independent
+  count (collections.Counter), for uint32 keys (≤ 32 bits) and uint64 keys, int32/int64/bool codes;
+* a table counted that way gives every measure of the same table given as cells (dense array,
+  sparse matrix) to the last bit, and its cached marginals are the cells' own sums;
+* strings, tuples and other hashable labels count into the table of their integer codes;
+* a code outside the stated bounds is never silently counted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse
+
+import metrics
+from metrics.core.contingency import Contingency
+from metrics.core.kernels import counting
+
+pytest.importorskip("metrics.core.kernels.sparse_counting", reason="numba (the `fast` extra) is not installed")
+
+KEYS = [k for k in metrics.MEASURES if not k.startswith("ami")]
+
+
+def forced(name, fn, *args):
+    counting.FORCE_KERNEL = name
+    try:
+        return fn(*args)
+    finally:
+        counting.FORCE_KERNEL = None
+
+
+def counter_cells(a, b):
+    """The expected count_cells output, from a Counter over the pairs."""
+    counts = Counter(zip(a.tolist(), b.tolist()))
+    used_r, used_c = sorted({int(x) for x in a.tolist()}), sorted({int(y) for y in b.tolist()})
+    rank_r = {v: i for i, v in enumerate(used_r)}
+    rank_c = {v: i for i, v in enumerate(used_c)}
+    cells = sorted((rank_r[int(x)], rank_c[int(y)], c) for (x, y), c in counts.items())
+    return [np.array([c[i] for c in cells], dtype=np.int64) for i in range(3)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 1 << 21), st.integers(1, 1 << 21), st.integers(0, 2**32),
+       st.sampled_from([np.int32, np.int64]), st.booleans())
+def test_compiled_and_numpy_cells_agree_with_a_counter(n, n_rows, n_cols, seed, dtype, clumped):
+    """Up to 2^21 × 2^21 possible cells: keys of up to 42 bits (uint64), and of ≤ 32 bits (uint32)
+    for the smaller shapes; ``clumped`` draws few distinct codes, so cells hold several items and
+    some radix digits are equal for every key (skipped)."""
+    rng = np.random.default_rng(seed)
+    if clumped:
+        a = rng.choice(rng.integers(0, n_rows, 5), n).astype(dtype)
+        b = rng.choice(rng.integers(0, n_cols, 7), n).astype(dtype)
+    else:
+        a, b = rng.integers(0, n_rows, n).astype(dtype), rng.integers(0, n_cols, n).astype(dtype)
+    fast = forced("numba", counting.count_cells, a, b, n_rows, n_cols)
+    plain = forced("numpy", counting.count_cells, a, b, n_rows, n_cols)
+    for x, y in zip(fast, plain):
+        assert x.dtype == y.dtype == np.int64
+        np.testing.assert_array_equal(x, y)
+    rows, cols, vals = counter_cells(a, b)
+    np.testing.assert_array_equal(fast[0], rows)
+    np.testing.assert_array_equal(fast[1], cols)
+    np.testing.assert_array_equal(fast[2], vals)
+    np.testing.assert_array_equal(fast[3], np.bincount(a, minlength=n_rows))
+    np.testing.assert_array_equal(fast[4], np.bincount(b, minlength=n_cols))
+
+
+def test_boolean_codes_count():
+    a = np.array([True, False, True, True])
+    b = np.array([3, 0, 3, 9])
+    rows, cols, vals, rs, cs = forced("numba", counting.count_cells, a, b, 2, 10)
+    np.testing.assert_array_equal(cs, [1, 0, 0, 2, 0, 0, 0, 0, 0, 1])
+    np.testing.assert_array_equal(rows, [0, 1, 1])
+    np.testing.assert_array_equal(cols, [0, 1, 2])
+    np.testing.assert_array_equal(vals, [1, 2, 1])
+    np.testing.assert_array_equal(rs, [1, 3])
+
+
+@pytest.mark.parametrize(("a", "b", "where"), [([0, 1, 5], [0, 1, 1], 2), ([0, 1, 2], [0, -1, 1], 1),
+                                             ([0, 0, 0], [0, 1, 2], 2)])
+def test_a_code_outside_the_bounds_is_never_counted(a, b, where):
+    """The compiled pass checks every code against the bounds it was given (3 × 2 here): a
+    negative or too large code stops it, naming the item, instead of writing outside its arrays."""
+    with pytest.raises(AssertionError, match=f"position {where} lies outside the 3×2 table"):
+        forced("numba", counting.count_cells, np.array(a), np.array(b), 3, 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(300, 3000), st.integers(260, 1500), st.integers(260, 1500), st.integers(0, 2**31),
+       st.sampled_from([None, "numpy", "numba"]))
+def test_sparse_labels_give_every_measure_of_their_table_to_the_last_bit(n, k_true, k_pred, seed, kernel):
+    """Labels with more possible cells than items (the sparse path): the table counted from them
+    gives every measure of the same cells given as a dense array or a sparse matrix, exactly; its
+    marginals, cells and labels are the table's own."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, k_true, n), rng.integers(0, k_pred, n)
+    assert k_true * k_pred > counting.dense_cell_limit(n)
+    t = forced(kernel, Contingency.from_labels, a, b)
+    assert t.grid is None
+    assert list(t.row_labels) == sorted(set(a.tolist())) and list(t.col_labels) == sorted(set(b.tolist()))
+    dense = np.zeros((k_true, k_pred), dtype=np.int64)
+    np.add.at(dense, (a, b), 1)
+    dense = dense[dense.sum(axis=1) > 0][:, dense.sum(axis=0) > 0]
+    np.testing.assert_array_equal(t.to_dense(), dense)
+    expected = metrics.evaluate(t, KEYS)
+    for table in (dense, sparse.csr_matrix(dense)):
+        other = Contingency.from_table(table)
+        np.testing.assert_array_equal(other.rows, t.rows)
+        np.testing.assert_array_equal(other.cols, t.cols)
+        np.testing.assert_array_equal(other.row_sums, t.row_sums)
+        np.testing.assert_array_equal(other.col_sums, t.col_sums)
+        assert metrics.evaluate(other, KEYS) == expected
+
+
+def test_a_sparse_count_that_fills_a_quarter_of_the_used_labels_is_a_grid():
+    """Labels that skip values: 10^5 possible codes a side, but only 60 × 50 in use, every cell
+    filled — stored as the grid of the used labels, as from_table stores it."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 60, 40_000) * 1601
+    b = rng.integers(0, 50, 40_000) * 1999
+    for kernel in counting.KERNELS:
+        t = forced(kernel, Contingency.from_labels, a, b)
+        assert t.grid is not None and t.shape == (60, 50)
+        assert metrics.evaluate(t, KEYS) == metrics.evaluate(Contingency.from_table(t.to_dense()), KEYS)
+
+
+def test_hashable_labels_count_into_the_table_of_their_codes():
+    """Strings, tuples and mixed objects at more possible cells than items: the table of their
+    integer codes, cell for cell, with the labels in the one label order."""
+    rng = np.random.default_rng(5)
+    n = 50_000
+    a, b = rng.integers(0, 20_000, n), rng.integers(0, 30_000, n)
+    ints = Contingency.from_labels(a, b)
+    strings = Contingency.from_labels(np.array([f"c{x:05d}" for x in a], dtype=object),
+                                      [f"k{y:05d}" for y in b])
+    tuples = Contingency.from_labels([("c", int(x)) for x in a], [("k", int(y)) for y in b])
+    for t in (strings, tuples):
+        assert t.grid is None
+        np.testing.assert_array_equal(t.rows, ints.rows)
+        np.testing.assert_array_equal(t.cols, ints.cols)
+        np.testing.assert_array_equal(t.values, ints.values)
+        assert metrics.evaluate(t, KEYS) == metrics.evaluate(ints, KEYS)
+    assert strings.row_labels[0] == f"c{a.min():05d}"
+    assert tuples.col_labels[-1] == ("k", int(b.max()))
+
+
+def test_many_classes_and_clusters_both_kernels_agree():
+    """10^6 items over 10^5 × 10^5 possible cells (almost every item a cell of its own), and
+    entity-resolution-like labels (a few big entities, most pure): the compiled and numpy paths
+    give the same table and the same measures."""
+    rng = np.random.default_rng(7)
+    n = 10**6
+    random_pair = (rng.integers(0, 10**5, n), rng.integers(0, 10**5, n).astype(np.int32))
+    gold = np.repeat(np.arange(10**5), rng.multinomial(n - 10**5, np.full(10**5, 1e-5)) + 1)
+    pred = gold.copy()
+    noisy = rng.random(n) < 0.05
+    pred[noisy] = rng.integers(0, 10**5, int(noisy.sum()))
+    order = rng.permutation(n)
+    for a, b in (random_pair, (gold[order], pred[order])):
+        fast = forced("numba", Contingency.from_labels, a, b)
+        plain = forced("numpy", Contingency.from_labels, a, b)
+        for attr in ("rows", "cols", "values", "row_sums", "col_sums"):
+            np.testing.assert_array_equal(getattr(fast, attr), getattr(plain, attr))
+        keys = [k for k in KEYS if metrics.MEASURES[k].applies_to(fast)]
+        assert metrics.evaluate(fast, keys) == metrics.evaluate(plain, keys)
