@@ -128,7 +128,7 @@ class Contingency(CellStats, MergeableTable):
                    values, label_array(row_labels), label_array(col_labels))
 
     @classmethod
-    def _from_grid(cls, grid: np.ndarray, row_labels, col_labels) -> Contingency:
+    def _from_grid(cls, grid: np.ndarray, row_labels, col_labels, summary=None) -> Contingency:
         """A table from a dense count grid (int64): empty rows and columns dropped.
 
         A grid at least a quarter full is kept as it is — the marginals, maxima and
@@ -137,7 +137,7 @@ class Contingency(CellStats, MergeableTable):
         for. A sparser grid is turned into coordinates at once.
         """
         row_labels, col_labels = label_array(row_labels), label_array(col_labels)
-        summary = compiled_summary(grid)
+        summary = compiled_summary(grid) if summary is None else summary  # given: from the device
         if summary is None:
             row_sums, col_sums = grid.sum(axis=1), grid.sum(axis=0)
         else:
@@ -203,7 +203,7 @@ class Contingency(CellStats, MergeableTable):
         if isinstance(t, array_api.DeviceLabels) or isinstance(p, array_api.DeviceLabels):
             counted = array_api.count_on_device(t, p)
             if counted.grid is not None:
-                return cls._from_grid(counted.grid, counted.row_labels, counted.col_labels)
+                return cls._from_grid(counted.grid, counted.row_labels, counted.col_labels, counted.summary)
             return cls._from_coo(counted.rows, counted.cols, counted.values, counted.row_labels, counted.col_labels)
         if t.size != p.size:
             raise ValueError(

@@ -1,22 +1,31 @@
 """Labels that live in another array library — on a GPU or not — counted where they live.
 
 :meth:`Contingency.from_labels` hands every labeling that is an array of another
-library (CuPy, PyTorch, JAX, array-api-strict: anything with ``__array_namespace__``,
-and PyTorch tensors, which have no such method) to this module. The work over the
-items — min/max, checks for NaN and ±inf, factorizing labels that are not compact
-integers, counting the cells — runs on the array's own device through its own
-library; what comes back to the host is the table (the counts of its possible
-cells, or of its non-zero cells when there are more possible cells than items), the
-distinct labels, and a few scalars. The table then becomes an ordinary
-:class:`~metrics.Contingency` of int64 counts, so every measure applies exactly as
-for numpy input (exact pair counts at any n).
+library to this module: anything with ``__array_namespace__`` (array-api-strict, JAX,
+NumPy-2-style libraries), PyTorch tensors and CuPy arrays (neither has that method:
+CuPy 14 refuses ``np.asarray`` outright), JAX arrays of versions without it, and any
+other array that lives on a GPU and says so through DLPack (``__dlpack__``) or
+``__cuda_array_interface__``. The work over the items — min/max, checks for NaN and
+±inf, factorizing labels that are not compact integers, counting the cells — runs on
+the array's own device through its own library; what comes back to the host is the
+table (the counts of its possible cells, or of its non-zero cells when there are more
+possible cells than items), the distinct labels, and a few scalars. A big dense table
+also gets its marginals, maxima, non-zero cells and histogram of counts on the device
+(:func:`device_summary`): integers, equal to what the host computes from the same
+cells, so the host makes no pass over its cells for the entropies and pair counts. The
+table then becomes an ordinary :class:`~metrics.Contingency` of int64 counts, so every
+measure applies exactly as for numpy input (exact pair counts at any n).
 
-No array library is imported here: a library is recognized by duck typing, and its
-functions are those of the array's own namespace (``x.__array_namespace__()``), or
-of ``torch`` for a tensor (found through the tensor's type, never imported). The
-array API standard has no ``bincount``: where the namespace has one (CuPy, PyTorch,
-JAX) the dense table is one bincount of the cell keys; elsewhere (array-api-strict)
-``unique_counts`` gives the non-zero cells.
+No array library is imported here: a library is recognized by duck typing and by the
+module its array type comes from, and its functions are those of the array's own
+namespace (``x.__array_namespace__()``), or of the library's module (``torch``,
+``cupy``, ``jax.numpy``) found in ``sys.modules`` — loaded already, since one of its
+arrays exists. An array of any other library on a GPU is handed to CuPy or PyTorch
+through DLPack where one of them is loaded (no copy), else copied to the host; one
+on the CPU is read by numpy (``np.from_dlpack``, no copy). The array API standard has
+no ``bincount``: where the namespace has one (CuPy, PyTorch, JAX) the dense table is
+one bincount of the cell keys; elsewhere (array-api-strict) ``unique_counts`` gives
+the non-zero cells.
 
 Order of the labels: compact non-negative integers (largest below 2n + 1024) are their
 own codes and keep numeric order; other labels come in sorted order (the device's
@@ -26,6 +35,7 @@ so labels on a device and the same labels in numpy give the same table.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,18 +43,54 @@ import numpy as np
 
 from .counting import dense_cell_limit
 
-__all__ = ["DeviceLabels", "Counted", "is_foreign_array", "check_labels", "count_on_device", "to_host"]
+__all__ = ["DeviceLabels", "Counted", "is_foreign_array", "check_labels", "count_on_device", "to_host",
+           "device_summary"]
+
+# DLPack's device type of host memory (kDLCPU); every other type is a device's memory
+# (kDLCUDA 2, kDLCUDAHost 3, kDLROCM 10, …), which numpy cannot read in place.
+_DLPACK_CPU = 1
+
+
+def _library(x) -> str:
+    """The top-level module an array's type comes from ("torch", "cupy", "jaxlib", …)."""
+    return type(x).__module__.split(".")[0]
+
+
+def _loaded(name: str):
+    """The module ``name`` if this process has imported it (never imports it)."""
+    return sys.modules.get(name)
 
 
 def _is_torch(x) -> bool:
-    return type(x).__module__.split(".")[0] == "torch" and hasattr(x, "__dlpack__")
+    return _library(x) == "torch" and hasattr(x, "__dlpack__")
+
+
+def _dlpack_device_type(x) -> int | None:
+    try:
+        return int(x.__dlpack_device__()[0])
+    except Exception:  # no DLPack, or a producer that cannot say
+        return None
+
+
+def _on_gpu(x) -> bool:
+    """Whether ``x`` says it lives in a device's memory (CUDA array interface, or DLPack)."""
+    if hasattr(x, "__cuda_array_interface__"):
+        return True
+    device = _dlpack_device_type(x)
+    return device is not None and device != _DLPACK_CPU
 
 
 def is_foreign_array(x) -> bool:
-    """An array of a library other than numpy, whose labels are counted on its device."""
+    """An array of a library other than numpy, whose labels are counted on its device (or,
+    for an array on the CPU that only numpy's DLPack can read, on the host)."""
     if isinstance(x, (np.ndarray, np.generic)):
         return False
-    return hasattr(x, "__array_namespace__") or _is_torch(x)
+    if hasattr(x, "__array_namespace__") or _is_torch(x) or _library(x) in ("cupy", "jax", "jaxlib"):
+        return True
+    if _on_gpu(x):
+        return True
+    # On the CPU: numpy's own conversion where the array has one (pyarrow, polars, …), as before.
+    return hasattr(x, "__dlpack__") and not hasattr(x, "__array__")
 
 
 def to_host(x) -> np.ndarray:
@@ -118,12 +164,38 @@ class _ArrayApiOps:
         return self.xp.bincount(keys, minlength=cells) if hasattr(self.xp, "bincount") else None
 
     def unique_counts(self, keys):
+        if not hasattr(self.xp, "unique_counts"):  # a NumPy-1-style namespace
+            return self.xp.unique(keys, return_counts=True)
         got = self.xp.unique_counts(keys)
         return got.values, got.counts
 
     def unique_inverse(self, x):
+        if not hasattr(self.xp, "unique_inverse"):
+            return self.xp.unique(x, return_inverse=True)
         got = self.xp.unique_inverse(x)
         return got.values, got.inverse_indices
+
+    # The summary of a dense table on the device (device_summary).
+    def grid(self, counts, n_r: int, n_c: int):
+        return self.xp.reshape(counts, (n_r, n_c))
+
+    def sums(self, grid, axis: int):
+        return self.xp.sum(grid, axis=axis)
+
+    def maxima(self, grid, axis: int):
+        return self.xp.max(grid, axis=axis)
+
+    def nonzero(self, grid) -> int:
+        return int(self.scalar(self.xp.sum(self.int64(grid != 0))))
+
+    def histogram(self, grid, cap: int):
+        flat = self.xp.reshape(grid, (-1,))
+        if hasattr(self.xp, "bincount"):
+            return to_host(self.xp.bincount(flat, minlength=cap)).astype(np.int64, copy=False)
+        values, counts = self.unique_counts(flat)
+        hist = np.zeros(cap, dtype=np.int64)
+        hist[to_host(values).astype(np.int64)] = to_host(counts)
+        return hist
 
 
 class _TorchOps:
@@ -185,6 +257,21 @@ class _TorchOps:
     def unique_inverse(self, x):
         return self.torch.unique(x, sorted=True, return_inverse=True)
 
+    def grid(self, counts, n_r: int, n_c: int):
+        return counts.reshape(n_r, n_c)
+
+    def sums(self, grid, axis: int):
+        return grid.sum(dim=axis)
+
+    def maxima(self, grid, axis: int):
+        return grid.amax(dim=axis)
+
+    def nonzero(self, grid) -> int:
+        return int(self.torch.count_nonzero(grid).item())
+
+    def histogram(self, grid, cap: int):
+        return to_host(self.torch.bincount(grid.reshape(-1), minlength=cap)).astype(np.int64, copy=False)
+
 
 @dataclass
 class DeviceLabels:
@@ -206,7 +293,9 @@ class DeviceLabels:
 @dataclass
 class Counted:
     """A table counted on a device, now on the host: a dense count ``grid`` (int64),
-    or the non-zero cells ``rows``, ``cols``, ``values``; and both sides' labels."""
+    or the non-zero cells ``rows``, ``cols``, ``values``; and both sides' labels.
+    ``summary``: what :func:`metrics.core.stats.compiled_summary` gives for ``grid``,
+    computed on the device (:func:`device_summary`), or None."""
 
     row_labels: np.ndarray
     col_labels: np.ndarray
@@ -214,25 +303,92 @@ class Counted:
     rows: np.ndarray | None = None
     cols: np.ndarray | None = None
     values: np.ndarray | None = None
+    summary: tuple | None = None
 
 
-def check_labels(x, name: str) -> DeviceLabels:
-    """``x`` as a labeling to count on its device; ``ValueError`` if it is not 1-D."""
-    ops: _TorchOps | _ArrayApiOps
+def _ops_of(x) -> _TorchOps | _ArrayApiOps | None:
+    """The operations of the library ``x`` belongs to, or None for an array of a library
+    this module does not know (handed over through DLPack by :func:`_adopt`)."""
     if _is_torch(x):
-        import sys
+        return _TorchOps(_loaded(_library(x)))
+    if hasattr(x, "__array_namespace__"):
+        return _ArrayApiOps(x.__array_namespace__())
+    lib = _library(x)
+    if lib == "cupy" and _loaded("cupy") is not None:   # CuPy 14: no __array_namespace__
+        return _ArrayApiOps(_loaded("cupy"))
+    if lib in ("jax", "jaxlib") and _loaded("jax.numpy") is not None:   # JAX before 0.4.32
+        return _ArrayApiOps(_loaded("jax.numpy"))
+    return None
 
-        ops = _TorchOps(sys.modules[type(x).__module__.split(".")[0]])
-    else:
-        ops = _ArrayApiOps(x.__array_namespace__())
-    shape = tuple(x.shape)
+
+def _adopt(x, name: str):
+    """An array of an unknown library as one this module can count: on a GPU, a CuPy
+    array or a PyTorch tensor viewing the same memory (whichever is loaded), else a
+    numpy copy; on the CPU, a numpy array viewing it."""
+    if not _on_gpu(x):
+        return np.from_dlpack(x)
+    for lib, take in (("cupy", lambda m: m.from_dlpack(x) if hasattr(x, "__dlpack__") else m.asarray(x)),
+                      ("torch", lambda m: m.from_dlpack(x) if hasattr(x, "__dlpack__") else m.as_tensor(x))):
+        module = _loaded(lib)
+        if module is not None:
+            try:
+                return take(module)
+            except Exception:  # that library cannot take this array: try the next way
+                pass
+    for copy in (lambda: np.from_dlpack(x, device="cpu", copy=True), lambda: np.asarray(x.copy_to_host()),
+                 lambda: np.asarray(x.get())):
+        try:
+            return copy()
+        except Exception:
+            pass
+    raise ValueError(f"{name} is an array of {_library(x)} on a GPU that neither CuPy nor PyTorch (not loaded) nor "
+                     "numpy can read: pass a CuPy array or a PyTorch tensor, or move the labels to the host")
+
+
+def _one_dimensional(shape, name: str, library: str) -> None:
     if len(shape) != 1:
         hint = ("a single label is not a labeling; pass one label per item" if not shape else
                 "pass it flattened, e.g. x.reshape(-1)" if len(shape) == 2 and 1 in shape else
                 "pass one column, e.g. x[:, 0]")
         raise ValueError(f"{name} must be 1-D (one label per item), got an array of shape {shape} "
-                         f"({ops.name}): {hint}")
+                         f"({library}): {hint}")
+
+
+def check_labels(x, name: str) -> DeviceLabels | np.ndarray:
+    """``x`` as a labeling to count on its device — or, for an array on the CPU that numpy
+    reads through DLPack, as a numpy array; ``ValueError`` if it is not 1-D."""
+    ops = _ops_of(x)
+    if ops is None:
+        x = _adopt(x, name)
+        if isinstance(x, np.ndarray):
+            _one_dimensional(x.shape, name, "numpy")
+            return x
+        ops = _ops_of(x)
+        assert ops is not None  # _adopt gives CuPy, PyTorch or numpy
+    _one_dimensional(tuple(x.shape), name, ops.name)
     return DeviceLabels(x, ops, name)
+
+
+def device_summary(ops, counts, n_r: int, n_c: int):
+    """What :func:`metrics.core.stats.compiled_summary` gives for the grid of ``counts`` (a
+    device array of n_r·n_c counts) — row sums, row maxima, column sums, column maxima, the
+    number of non-zero cells and the histogram of counts below the summary's cap (None when
+    a cell reaches it) — computed on the device: only n_r + n_c sums and maxima and the
+    histogram come back. None where the host would not make that summary either (a small
+    grid, or no numba): the same table then gives the same numbers either way."""
+    from ..stats import _COMPILED_CELLS, _SUMMARY_HIST_CAP
+    from .counting import compiled_kernels
+
+    if n_r * n_c < _COMPILED_CELLS or compiled_kernels() is None:
+        return None
+    grid = ops.grid(counts, n_r, n_c)
+    row_sums = to_host(ops.sums(grid, 1)).astype(np.int64, copy=False)
+    col_sums = to_host(ops.sums(grid, 0)).astype(np.int64, copy=False)
+    row_max = to_host(ops.maxima(grid, 1)).astype(np.int64, copy=False)
+    col_max = to_host(ops.maxima(grid, 0)).astype(np.int64, copy=False)
+    hist = ops.histogram(grid, _SUMMARY_HIST_CAP) if int(row_max.max()) < _SUMMARY_HIST_CAP else None
+    n_cells = n_r * n_c - int(hist[0]) if hist is not None else ops.nonzero(grid)
+    return row_sums, row_max, col_sums, col_max, n_cells, hist
 
 
 def _codes(labels: DeviceLabels, n: int):
@@ -284,11 +440,17 @@ def count_on_device(t, p) -> Counted:
         raise ValueError(f"{n_r:,} classes × {n_c:,} clusters is too many possible cells to key on the "
                          "device (at most 2^63): count on the host (pass numpy arrays)")
     keys = ops.keys(tc, pc, n_c)
+    if "64" not in str(keys.dtype) and cells > (1 << 31) - 1:
+        # JAX without jax_enable_x64 makes every int64 an int32.
+        raise ValueError(f"{ops.name} gives 32-bit integers here ({keys.dtype}), too narrow to key {n_r:,} classes × "
+                         f"{n_c:,} clusters: enable 64-bit integers (JAX: jax.config.update('jax_enable_x64', True)) "
+                         "or pass numpy arrays")
     dense = cells <= dense_cell_limit(n)
     counts = ops.bincount(keys, cells) if dense else None
     if counts is not None:
+        summary = device_summary(ops, counts, n_r, n_c)
         grid = to_host(counts).astype(np.int64, copy=False).reshape(n_r, n_c)
-        return Counted(row_labels, col_labels, grid=grid)
+        return Counted(row_labels, col_labels, grid=grid, summary=summary)
     values, counts = ops.unique_counts(keys)
     values = to_host(values).astype(np.int64, copy=False)
     counts = to_host(counts).astype(np.int64, copy=False)
