@@ -31,6 +31,10 @@ PAGES = {
     "Learn": [
         app_page("app_pages/learn/lesson.py", title="Lesson", icon=":material/school:", url_path="lesson"),
         app_page("app_pages/learn/gallery.py", title="Paper gallery", icon=":material/fact_check:", url_path="gallery"),
+        app_page("app_pages/learn/playground.py", title="Playground", icon=":material/touch_app:",
+                 url_path="playground"),
+        app_page("app_pages/learn/uniform_effect.py", title="Uniform effect", icon=":material/equalizer:",
+                 url_path="uniform_effect"),
     ],
     "Analyse": [
         app_page("app_pages/analyse/table_lab.py", title="Table lab", icon=":material/grid_on:", url_path="table_lab"),

@@ -18,7 +18,8 @@ import pytest
 
 from tests import ROOT
 
-FEATURES = ("chance", "solutions", "lesson", "compare", "papers", "generator", "properties", "fuzzy", "real_data")
+FEATURES = ("chance", "solutions", "lesson", "compare", "papers", "generator", "properties", "fuzzy", "real_data",
+            "playground")
 
 
 def _python_files(*tops: str) -> list[Path]:

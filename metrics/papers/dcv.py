@@ -104,12 +104,18 @@ def wu_printed() -> dict:
     """The paper's printed figures: ``cv1_low``, ``cv1_high`` (K-means' 95% interval of CV₁, §3.1),
     ``strong`` (the κ the paper calls strong consistency, §4.3), and ``table7`` — a frame of
     Table 7: ``symbol``, ``key`` (missing where no registered measure is the paper's), ``simulated``
-    and ``sampled`` κ as printed (text; missing where the extraction lost it)."""
+    and ``sampled`` κ as printed (text; missing where the extraction lost it), and ``fooled``: a
+    printed κ below ``strong``, or named inconsistent by §4.3's text where the row is lost."""
     data = _table7()
     keys = data["measure_keys"]
     symbols = list(dict.fromkeys([*data["kappa"]["simulated"], *data["kappa"]["sampled"]]))
     table7 = pd.DataFrame({"symbol": symbols, "key": [keys.get(s) for s in symbols],
                            "simulated": [data["kappa"]["simulated"].get(s) for s in symbols],
                            "sampled": [data["kappa"]["sampled"].get(s) for s in symbols]})
+    strong = float(data["strong_kappa"])
+    by_text = set(data["inconsistent_by_text"]["symbols"])
+    table7["fooled"] = [s in by_text or any(float(v) < strong for v in (data["kappa"]["simulated"].get(s),
+                                                                         data["kappa"]["sampled"].get(s)) if v)
+                        for s in symbols]
     return {"cv1_low": float(data["cv1_interval"]["low"]), "cv1_high": float(data["cv1_interval"]["high"]),
-            "strong": float(data["strong_kappa"]), "table7": table7}
+            "strong": strong, "table7": table7}

@@ -152,13 +152,22 @@ def move(clusters, items: Sequence[int], target: int | None) -> tuple[np.ndarray
 def replay(start, moves: Sequence[Move]) -> list[np.ndarray]:
     """The clusterings along ``moves``: ``[start, after move 1, …]`` (each move checked by
     :func:`move`; its ``ValueError`` says which move failed)."""
+    states, problem = replay_valid(start, moves)
+    if problem:
+        raise ValueError(problem)
+    return states
+
+
+def replay_valid(start, moves: Sequence[Move]) -> tuple[list[np.ndarray], str | None]:
+    """Like :func:`replay`, but stops at the first move that cannot be made: ``(the clusterings up
+    to it, why it failed)`` — ``None`` when every move was made. For moves read from a link."""
     states = [np.asarray(start)]
     for i, m in enumerate(moves, start=1):
         try:
             states.append(move(states[-1], m.items, m.target)[0])
         except ValueError as exc:
-            raise ValueError(f"move {i}: {exc}") from None
-    return states
+            return states, f"move {i}: {exc}"
+    return states, None
 
 
 def moved_from(before, items: Sequence[int]) -> dict[int, int]:

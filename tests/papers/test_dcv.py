@@ -85,6 +85,8 @@ def test_wu_printed_figures():
     strong = [s for s in ["VI", "VD", "MS", "ε", "F", "R", "J", "FM", "Γ", "Γ'"]
               if min(float(t7.loc[s, "simulated"]), float(t7.loc[s, "sampled"])) >= p["strong"]]
     assert strong == ["R", "Γ", "Γ'"]
+    fooled = t7.index[t7["fooled"]].tolist()
+    assert fooled == ["VI", "VD", "MS", "ε", "F", "J", "FM", "ε_n", "F_n"]
 
 
 def test_kmeans_shows_the_uniform_effect():

@@ -112,6 +112,9 @@ def test_move_to_new_and_existing_and_its_errors():
         pg.move(start, [1], 7)
     with pytest.raises(ValueError, match="move 2: there is no cluster 9"):
         pg.replay(start, [pg.Move((1,), 2), pg.Move((1,), 9)])
+    states, problem = pg.replay_valid(start, [pg.Move((1,), 2), pg.Move((1,), 9), pg.Move((0,), 0)])
+    assert len(states) == 2 and problem == "move 2: there is no cluster 9 to move items to"
+    assert pg.replay_valid(start, [pg.Move((1,), 2)])[1] is None
     assert pg.moved_from(start, [0, 2, 3]) == {0: 1, 1: 2}
 
 
