@@ -1,16 +1,18 @@
-"""Dask: the same ``groupby([gold, pred]).size()`` on a cluster, with the reader's rules."""
+"""Dask: a table per partition on a cluster, added up (``Contingency.__add__``), with the reader's rules."""
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..._lazy import lazy_module
 from ...core.contingency import Contingency
-from ..cells import table_from_cells
+from ..cells import table_from_labels
 from ..errors import MissingLabelsError
 from ..read import (
     _optional,
@@ -139,15 +141,15 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
                           pred_source: str | None = None) -> Contingency:
     """The contingency table of a Dask DataFrame's ``gold`` and ``pred`` columns.
 
-    One distributed ``groupby([gold, pred]).size()``: each partition counts its
-    (gold, pred) pairs, the partial counts are summed in a tree; only the non-zero
-    cells travel to this process. With ``pred_ddf``, the two frames are joined on
-    ``id_col`` first (an outer join, so unmatched and duplicated ids are reported,
-    as in :func:`~metrics.io.contingency_from_files`). Missing labels follow the reader's
-    rule (:func:`~metrics.io.missing_mask`: empty, null, NaN, and texts in ``na_values``)
-    and raise :class:`~metrics.io.MissingLabelsError` with the first rows (positions in the
-    frame, from 1) unless ``dropna=True``; ``source`` (and ``pred_source``) name the frames'
-    files in messages (default "the Dask frame", "the gold frame", "the pred frame").
+    Each partition counts its items into a table where it lives; the partial tables are added in a
+    tree (``Contingency.__add__``: labels matched by value, the sum equal to the table of all the
+    items); only partial tables travel, and one comes to this process. With ``pred_ddf``, the two
+    frames are joined on ``id_col`` first (an outer join, so unmatched and duplicated ids are
+    reported, as in :func:`~metrics.io.contingency_from_files`). Missing labels follow the reader's
+    rule (:func:`~metrics.io.missing_mask`: empty, null, NaN, and texts in ``na_values``) and raise
+    :class:`~metrics.io.MissingLabelsError` with the first rows (positions in the frame, from 1)
+    unless ``dropna=True``; ``source`` (and ``pred_source``) name the frames' files in messages
+    (default "the Dask frame", "the gold frame", "the pred frame").
 
     The computation runs on the current Dask scheduler: the distributed ``Client``
     created last, or Dask's local threads if there is none. To use a real cluster:
@@ -185,8 +187,7 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
         if id_col is not None:
             raise ValueError("id_col aligns two frames: give pred_ddf too")
         frame = _normalize(ddf[[gold, pred]], [gold, pred], na_values)
-        counts = frame.groupby([gold, pred], dropna=False, sort=False).size()
-        cells = dask.compute(counts)[0]
+        counted = dask.compute(_summed(dask, frame, gold, pred, None))[0]
         one_frame = True
     else:
         if id_col is None:
@@ -196,23 +197,14 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
         # Missing ids never match (as in SQL): count those rows, then drop them.
         left_ok, right_ok = left[id_col].notnull(), right[id_col].notnull()
         merged = left[left_ok].merge(right[right_ok], on=id_col, how="outer", indicator=True)
-        counts = merged.groupby(["__gold", "__pred", "_merge"], dropna=False, sort=False, observed=True).size()
-        cells, gold_rows, pred_rows, bad_g, bad_p = dask.compute(counts, left.shape[0], right.shape[0],
-                                                                 (~left_ok).sum(), (~right_ok).sum())
-        kind = cells.index.get_level_values(2).astype(str)
-        matched = int(cells[kind == "both"].sum())
-        check_alignment(int(gold_rows), int(pred_rows), matched,
-                        int(cells[kind == "left_only"].sum()) + int(bad_g),
-                        int(cells[kind == "right_only"].sum()) + int(bad_p),
-                        id_col, dropna, gold_name, pred_name)
-        cells = cells[kind == "both"]
-        cells.index = cells.index.droplevel(2)
+        # All as delayed objects: one graph, one pass over the frames.
+        scalars = [x.to_delayed() for x in (left.shape[0], right.shape[0], (~left_ok).sum(), (~right_ok).sum())]
+        counted, gold_rows, pred_rows, bad_g, bad_p = dask.compute(
+            _summed(dask, merged, "__gold", "__pred", "_merge"), *scalars)
+        check_alignment(int(gold_rows), int(pred_rows), counted.matched, counted.left_only + int(bad_g),
+                        counted.right_only + int(bad_p), id_col, dropna, gold_name, pred_name)
         one_frame = False
-    miss_g = np.asarray(pd.isna(cells.index.get_level_values(0)), dtype=bool)
-    miss_p = np.asarray(pd.isna(cells.index.get_level_values(1)), dtype=bool)
-    miss = miss_g | miss_p
-    values = cells.to_numpy()
-    n_miss = int(values[miss].sum())
+    n_miss = counted.missing
     if n_miss and not dropna:
         if one_frame:  # rows are the frame's positions
             pos = _with_positions(dask, frame)
@@ -228,11 +220,63 @@ def contingency_from_dask(ddf, gold: str, pred: str, *, pred_ddf=None, id_col: s
             p_first = joined[joined["__pred"].isnull()]["__ppos"].nsmallest(MissingLabelsError.SHOWN)
             g_first, p_first = dask.compute(g_first, p_first)
             gs, ps = gold_name, pred_name
-        raise MissingLabelsError(items=n_miss, gold=int(values[miss_g].sum()), pred=int(values[miss_p].sum()),
+        raise MissingLabelsError(items=n_miss, gold=counted.missing_gold, pred=counted.missing_pred,
                                  gold_rows=_first(g_first), pred_rows=_first(p_first), gold_source=gs,
                                  pred_source=ps, na_values=na_values)
-    keep = ~miss
-    if not keep.any() or values[keep].sum() == 0:
+    if counted.table is None:
         raise no_items_left(n_miss)
-    # As an Index, a level keeps pandas' label types (Timestamps, not numpy's datetimes).
-    return table_from_cells(cells.index.get_level_values(0)[keep], cells.index.get_level_values(1)[keep], values[keep])
+    return counted.table
+
+
+@dataclass
+class _Partial:
+    """What one partition (or several, once added) holds: the table of its items with both labels
+    (None if none has), and the counts the checks need — items with a missing label (either side,
+    gold, pred), and for joined frames the rows matched, and found on the left or the right only."""
+
+    table: Contingency | None = None
+    missing: int = 0
+    missing_gold: int = 0
+    missing_pred: int = 0
+    matched: int = 0
+    left_only: int = 0
+    right_only: int = 0
+
+    def __add__(self, other: _Partial) -> _Partial:
+        if self.table is None or other.table is None:
+            table = self.table if other.table is None else other.table
+        else:
+            table = self.table + other.table   # the table of the items of both (Contingency.__add__)
+        return _Partial(table, *(getattr(self, f) + getattr(other, f) for f in _COUNTS))
+
+
+_COUNTS = ("missing", "missing_gold", "missing_pred", "matched", "left_only", "right_only")
+
+
+def _partition_table(part: pd.DataFrame, gold: str, pred: str, indicator: str | None) -> _Partial:
+    """The :class:`_Partial` of one partition (its labels already normalized: missing is NA)."""
+    counts = {}
+    if indicator is not None:
+        kind = part[indicator].astype(str).to_numpy()
+        counts = {"left_only": int((kind == "left_only").sum()), "right_only": int((kind == "right_only").sum())}
+        part = part[kind == "both"]
+        counts["matched"] = len(part)
+    miss_g, miss_p = part[gold].isna().to_numpy(), part[pred].isna().to_numpy()
+    keep = ~(miss_g | miss_p)
+    table = table_from_labels(part[gold][keep], part[pred][keep]) if keep.any() else None
+    return _Partial(table, int((~keep).sum()), int(miss_g.sum()), int(miss_p.sum()), **counts)
+
+
+def _summed(dask, frame, gold: str, pred: str, indicator: str | None):
+    """One delayed :class:`_Partial` of the whole frame: a table per partition, counted where the
+    partition lives, then added in a tree (Contingency's ``+``: labels matched by value, the sum
+    equal to the table of all the items) — only the partial tables travel."""
+    parts = [dask.delayed(_partition_table)(p, gold, pred, indicator) for p in frame.to_delayed()]
+    if not parts:
+        return dask.delayed(_Partial)()
+    while len(parts) > 1:
+        parts = [dask.delayed(operator.add)(a, b) for a, b in zip(parts[::2], parts[1::2])] + \
+            ([parts[-1]] if len(parts) % 2 else [])
+    return parts[0]
+
+

@@ -33,6 +33,7 @@ import threading
 
 import numpy as np
 
+from ...core.cells import merge_tables
 from ...core.contingency import Contingency
 from ..cells import table_from_cells
 from ..errors import MissingLabelsError
@@ -47,6 +48,8 @@ _MAX_LINE = 2_000_000
 # that a padded (absent) cell, NULL, can be told from an empty one.
 _NO_NULL_TEXT = "\x01partition-lab: no null text\x02"
 _FLOATS = ("FLOAT", "DOUBLE", "REAL")
+#: Cells fetched from DuckDB at a time (each batch becomes a table; the tables are added up).
+_CELLS_PER_BATCH = 1 << 20
 
 
 def _sql_str(s: str) -> str:
@@ -242,11 +245,24 @@ def _run(con, scans: _Scans, sources, gold, pred, id_col, dropna, progress) -> C
         raise _missing_error(con, scans, sources, gold, pred, id_col, miss_any, miss_g, miss_p)
     # No ORDER BY: the (few) distinct labels are sorted below instead of the cells. Through Arrow,
     # the labels get the Python types pandas gives the same Parquet values (bytes, dates, decimals).
-    cells = con.sql(f"SELECT g, p, n FROM cells WHERE {both} AND g IS NOT NULL AND p IS NOT NULL").to_arrow_table()
-    counts = np.asarray(cells.column("n").to_numpy(), dtype=np.int64)
-    if counts.size == 0 or counts.sum() == 0:
+    # The cells come in batches, each made a table and added to the others (added as Contingency's + adds: every
+    # (g, p) cell is in one batch, so the sum is the table of all of them): a table of 10^7 cells
+    # never has all its labels as Python objects at once.
+    import pyarrow as pa
+
+    rel = con.sql(f"SELECT g, p, n FROM cells WHERE {both} AND g IS NOT NULL AND p IS NOT NULL")
+    # DuckDB 2 renamed fetch_arrow_reader (deprecated there) to to_arrow_reader.
+    reader = getattr(rel, "to_arrow_reader", None) or rel.fetch_arrow_reader
+    parts = []
+    for batch in reader(_CELLS_PER_BATCH):
+        cells = pa.Table.from_batches([batch])
+        counts = np.asarray(cells.column("n").to_numpy(), dtype=np.int64)
+        if counts.size:
+            parts.append(table_from_cells(cells.column("g").to_pandas(), cells.column("p").to_pandas(), counts))
+    if not parts:
         raise no_items_left(miss_any)
-    return table_from_cells(cells.column("g").to_pandas(), cells.column("p").to_pandas(), counts)
+    # One addition of all the parts (what sum(parts) gives, without re-adding the running total).
+    return parts[0] if len(parts) == 1 else merge_tables(parts)
 
 
 def _missing_error(con, scans: _Scans, sources, gold, pred, id_col, items, n_gold, n_pred) -> MissingLabelsError:
