@@ -1,0 +1,97 @@
+"""Labels on a real GPU, through CuPy and through PyTorch, each skipped where it is not installed
+or finds no GPU. What runs here on the CPU with stand-ins (tests/core/test_gpu_arrays.py) runs
+here on the device: counting equals counting on the host, big tables are summarised on the device,
+tables of device batches add up, arrays of one library are read by the other through DLPack."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import metrics
+from metrics import Contingency as C
+from metrics.core import contingency as contingency_module
+from metrics.core.kernels import array_api
+from tests.core.test_array_api import CASES, assert_same_table
+from tests.core.test_merge import assert_identical
+
+
+def _cupy():
+    try:
+        import cupy
+
+        return cupy if cupy.cuda.runtime.getDeviceCount() > 0 else None
+    except Exception:  # not installed, or no CUDA device
+        return None
+
+
+def _torch_cuda():
+    try:
+        import torch
+
+        return torch if torch.cuda.is_available() else None
+    except Exception:
+        return None
+
+
+def _devices():
+    found = []
+    cp = _cupy()
+    if cp is not None:
+        found.append(pytest.param(cp.asarray, id="cupy"))
+    else:
+        found.append(pytest.param(None, id="cupy", marks=pytest.mark.skip(reason="needs CuPy and a GPU")))
+    torch = _torch_cuda()
+    if torch is not None:
+        found.append(pytest.param(lambda x: torch.as_tensor(x, device="cuda"), id="torch"))
+    else:
+        found.append(pytest.param(None, id="torch", marks=pytest.mark.skip(reason="needs PyTorch with CUDA")))
+    return found
+
+
+@pytest.mark.parametrize("to_gpu", _devices())
+@pytest.mark.parametrize("case", list(CASES))
+def test_gpu_counts_like_numpy(to_gpu, case):
+    a, b = CASES[case]
+    assert array_api.is_foreign_array(to_gpu(a))
+    assert_same_table(C.from_labels(to_gpu(a), to_gpu(b)), C.from_labels(a, b))
+
+
+@pytest.mark.parametrize("to_gpu", _devices())
+def test_a_big_gpu_table_is_summarised_on_the_device_and_equals_the_host_table(to_gpu, monkeypatch):
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(0, 1000, 10**7).astype(np.int32), rng.integers(0, 1000, 10**7)
+    host_passes = []
+    real = contingency_module.compiled_summary
+    monkeypatch.setattr(contingency_module, "compiled_summary", lambda g: host_passes.append(1) or real(g))
+    t = C.from_labels(to_gpu(a), to_gpu(b))
+    assert not host_passes and "_cell_histogram" in t.__dict__
+    monkeypatch.undo()
+    assert_identical(t, C.from_labels(a, b))
+
+
+@pytest.mark.parametrize("to_gpu", _devices())
+def test_tables_of_gpu_batches_add_up(to_gpu):
+    rng = np.random.default_rng(12)
+    a, b = rng.integers(0, 300, 10**6), rng.integers(0, 40, 10**6) * 7
+    t = C.from_labels(to_gpu(a[:400_000]), to_gpu(b[:400_000]))
+    t.update(to_gpu(a[400_000:]), to_gpu(b[400_000:]))
+    assert_identical(t, C.from_labels(a, b))
+
+
+@pytest.mark.parametrize("to_gpu", _devices())
+def test_v_measure_of_gpu_labels(to_gpu):
+    rng = np.random.default_rng(13)
+    a, b = rng.integers(0, 50, 10**6), rng.integers(0, 60, 10**6)
+    assert metrics.score("v_measure", to_gpu(a), to_gpu(b)) == metrics.score("v_measure", a, b)
+
+
+@pytest.mark.skipif(_cupy() is None or _torch_cuda() is None, reason="needs CuPy and PyTorch with CUDA")
+def test_labels_of_one_gpu_library_with_the_other_loaded():
+    """A tensor and a CuPy array are never mixed silently: each labeling stays with its library."""
+    cp, torch = _cupy(), _torch_cuda()
+    a, b = CASES["compact int64"]
+    with pytest.raises(ValueError, match="live in different places"):
+        C.from_labels(cp.asarray(a), torch.as_tensor(b, device="cuda"))
+    moved = cp.from_dlpack(torch.as_tensor(b, device="cuda"))
+    assert_same_table(C.from_labels(cp.asarray(a), moved), C.from_labels(a, b))
