@@ -65,6 +65,8 @@ class SolutionSet:
     ``key`` identifies the set for every cache (the parameters it is a function of, or the
     uploads' file ids and choices); ``presets`` maps a solution to its preset, where it is one
     (Compare opens presets by name); ``left_out`` counts items an upload's options left out.
+    ``titles`` maps a solution to the name a user reads (a preset's title); the solution's own
+    name (a preset's key) stays its identity in links and caches.
     """
 
     key: tuple
@@ -75,10 +77,19 @@ class SolutionSet:
     left_out: int = 0
     noise: Any = None          # the solutions' noise label (−1), where an upload has one …
     noise_as: str = "cluster"  # … and how it is read (metrics.core.labels.NOISE_READINGS)
+    titles: dict = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
         return list(self.solutions)
+
+    def title(self, name: str) -> str:
+        """What the page calls solution ``name`` (a preset by its title, any other by its name)."""
+        return self.titles.get(name, name)
+
+    def titled(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` (solutions as its index) with the solutions' titles as the index."""
+        return frame.rename(index=self.title) if self.titles else frame
 
     @property
     def n(self) -> int:
@@ -174,7 +185,8 @@ def preset_solutions(keys: tuple[str, ...]) -> SolutionSet:
     first = presets[keys[0]]
     description = (f"{len(keys)} paper presets on the same {_gold_text(first)}: each table spelled out as "
                    "labels of those items.")
-    return SolutionSet(("preset", keys), gold, solutions, description, presets={k: k for k in keys})
+    return SolutionSet(("preset", keys), gold, solutions, description, presets={k: k for k in keys},
+                       titles={k: presets[k].title for k in keys})
 
 
 # ---------------------------------------------------------------- real data runs
@@ -276,7 +288,8 @@ def _as_written(t: metrics.Contingency, gold, pred) -> metrics.Contingency:
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def scores_figure(sset: SolutionSet, keys: tuple[str, ...], log_base: float, beta: float):
     r = analysis(sset, keys, log_base, beta)
-    return sc.scores_heatmap(r.values, r.ranks, r.why_not)
+    why_not = {k: {sset.title(name): why for name, why in per.items()} for k, per in r.why_not.items()}
+    return sc.scores_heatmap(sset.titled(r.values), sset.titled(r.ranks), why_not)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH)
@@ -288,7 +301,8 @@ def agreement_figure(sset: SolutionSet, keys: tuple[str, ...], log_base: float, 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def sankey(sset: SolutionSet, name: str):
     """(figure, note) of :func:`solutions_charts.sankey_figure` for one solution."""
-    return sc.sankey_figure(_as_written(solution_table(sset, name), sset.gold, sset.solutions[name]), name)
+    return sc.sankey_figure(_as_written(solution_table(sset, name), sset.gold, sset.solutions[name]),
+                            sset.title(name))
 
 
 def symbol(key: str) -> str:
@@ -336,12 +350,12 @@ def most_divided_pair(tau: pd.DataFrame) -> tuple[str, str]:
     return pair
 
 
-def changes_frame(found: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
-    """``changes_of_mind`` rows as a table to read: each measure's pick and both values."""
+def changes_frame(found: pd.DataFrame, a: str, b: str, title: Callable[[str], str] = str) -> pd.DataFrame:
+    """``changes_of_mind`` rows as a table to read: each measure's pick (by ``title``) and both values."""
     sa, sb = symbol(a), symbol(b)
     return pd.DataFrame({
-        f"{sa} prefers": found["solution_1"].astype(str).tolist(),
-        f"{sb} prefers": found["solution_2"].astype(str).tolist(),
+        f"{sa} prefers": [title(x) for x in found["solution_1"].astype(str)],
+        f"{sb} prefers": [title(x) for x in found["solution_2"].astype(str)],
         f"{sa} of {sa}'s pick": found["value_a_1"].tolist(), f"{sa} of {sb}'s pick": found["value_a_2"].tolist(),
         f"{sb} of {sa}'s pick": found["value_b_1"].tolist(), f"{sb} of {sb}'s pick": found["value_b_2"].tolist(),
     })

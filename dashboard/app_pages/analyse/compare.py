@@ -11,6 +11,7 @@ from dashboard.papers import facts
 from dashboard.ui import noise
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import fmt, table_heatmap
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import show_frame
 from dashboard.ui.sources import solution_picker
@@ -45,7 +46,7 @@ for col, side, default in ((cols[0], "a", "rr_singletons"), (cols[1], "b", "rr_s
         sol = solutions[side] = solution_picker(side, presets, default)
         if sol is not None:
             fig, summary = table_heatmap(sol.table, max_rows=30, max_cols=120, height=260)
-            st.plotly_chart(fig, key=f"cmp_heatmap_{side}", width="stretch")
+            show_chart(fig, key=f"cmp_heatmap_{side}", width="stretch")
             st.caption(summary or f"n = {fmt(sol.table.n)} · {fmt(sol.table.shape[0])} classes · "
                                   f"{fmt(sol.table.shape[1])} clusters")
             # A preset a paper prints numbers for: its printed values beside ours (as the Paper gallery).
@@ -67,7 +68,7 @@ if keys and a is not None and b is not None:
                    "compares the numbers, but a preference between them means little.")
     pref = preference_table(va, vb, keys)
     st.markdown(verdict(pref, a.label, b.label))
-    st.plotly_chart(cached_preference_figure(pref, a.label, b.label), key="cmp_preference", width="stretch")
+    show_chart(cached_preference_figure(pref, a.label, b.label), key="cmp_preference", width="stretch")
     st.caption("Each row is one measure: A (circle, value above) and B (diamond, value below) placed on the "
                "measure's goodness scale (0 = worst, 1 = best), the larger marker on the side it prefers. "
                + DISAGREES_HELP)
@@ -122,7 +123,7 @@ def morph_section(keys: list[str], log_base: float, beta: float) -> None:
         st.info("Choose at least one measure above to draw the morph.")
         return
     fig, values = morph.morph_chart(axis, n_classes, effective, tuple(keys), log_base, beta)
-    st.plotly_chart(fig, key="cmp_morph", width="stretch")
+    show_chart(fig, key="cmp_morph", width="stretch")
     st.markdown("At the sliders (here A = singletons, B = solution R, whatever is chosen above): "
                 + verdict(preference_table(values[morph.S_LABEL], values[morph.R_LABEL], keys),
                           morph.S_LABEL, morph.R_LABEL))

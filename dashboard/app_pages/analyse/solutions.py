@@ -15,9 +15,10 @@ from dashboard.solutions import significance
 from dashboard.solutions import views as sv
 from dashboard.solutions.upload import upload_source
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_markdown, format_number, show_frame
-from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
+from dashboard.ui.state import Param, page_link, page_state, url_commit, url_is_new, url_state
 from metrics.core.formatting import frame_csv
 
 # The page's state (ui/state.py): a link names some of these, the rest take their defaults.
@@ -161,6 +162,24 @@ def choice_state(name: str, options: list, default) -> None:
         st.session_state[name] = default
 
 
+PAIR_FOR = "_sol_pair_for"
+
+
+def follow_pair(sset: sv.SolutionSet, keys: tuple[str, ...], default: tuple[str, str]) -> None:
+    """The pair of measures follows what the page shows: when the solutions change (another source,
+    other presets, other runs) the pair becomes the new set's most divided one; when only the
+    measures change, a pair still at its preselection follows too, one the user chose stays. A
+    link that names a pair keeps it."""
+    ss = st.session_state
+    before = ss.get(PAIR_FOR)
+    ss[PAIR_FOR] = (sset.key, keys, default)
+    if before is None or before[:2] == (sset.key, keys) or url_is_new("sol_ma") or url_is_new("sol_mb"):
+        return
+    old_set, _, old_default = before
+    if old_set != sset.key or (ss.get("sol_ma"), ss.get("sol_mb")) == tuple(old_default):
+        ss["sol_ma"], ss["sol_mb"] = default
+
+
 @st.fragment
 def changes_section(sset: sv.SolutionSet, keys: tuple[str, ...], result: sv.Analysis) -> None:
     """The solution pairs two measures order oppositely (a fragment: choosing the pair reruns only it)."""
@@ -169,6 +188,7 @@ def changes_section(sset: sv.SolutionSet, keys: tuple[str, ...], result: sv.Anal
         st.info("Choose at least two measures above to compare their orderings.")
         return
     default_a, default_b = sv.most_divided_pair(result.tau)
+    follow_pair(sset, keys, (default_a, default_b))
     c1, c2 = st.columns(2)
     with c1:
         choice_state("sol_ma", list(keys), default_a)
@@ -193,7 +213,8 @@ def changes_section(sset: sv.SolutionSet, keys: tuple[str, ...], result: sv.Anal
     st.markdown(f"**{sa}** and **{sb}** order **{format_number(len(found))}** of the {format_number(pairs)} pairs of "
                 f"solutions oppositely (τ = {format_number(tau)}): in each row {sa} rates the first solution better, "
                 f"{sb} the second.")
-    show_frame(sv.changes_frame(found, a, b), key="sol_changes", sortable=False, hide_index=True, width="stretch")
+    show_frame(sv.changes_frame(found, a, b, sset.title), key="sol_changes", sortable=False, hide_index=True,
+               width="stretch")
 
 
 @st.fragment
@@ -202,14 +223,15 @@ def sankey_section(sset: sv.SolutionSet) -> None:
     st.subheader("One solution against the gold classes")
     names = sset.names
     choice_state("sol_sankey", list(names), names[0])
-    name = st.selectbox("Solution", names, key="sol_sankey")
+    name = st.selectbox("Solution", names, key="sol_sankey", format_func=sset.title)
     url_commit("sol_sankey", names[0])
     t = sv.solution_table(sset, name)
     fig, note = sv.sankey(sset, name)
-    st.plotly_chart(fig, key="sol_sankey_chart", width="stretch")
-    st.caption(f"Each band is one cell of the table: the items of a gold class (left) that {escape_markdown(name)} "
-               f"puts in one of its clusters (right). {format_number(t.n)} items, {format_number(t.shape[0])} classes, "
-               f"{format_number(t.shape[1])} clusters." + (f" Note: {note}" if note else ""))
+    show_chart(fig, key="sol_sankey_chart", width="stretch")
+    st.caption("Each band is one cell of the table: the items of a gold class (left) that "
+               f"{escape_markdown(sset.title(name))} puts in one of its clusters (right). {format_number(t.n)} items, "
+               f"{format_number(t.shape[0])} classes, {format_number(t.shape[1])} clusters."
+               + (f" Note: {note}" if note else ""))
 
 
 @st.fragment
@@ -220,11 +242,11 @@ def compare_section(sset: sv.SolutionSet, keys: tuple[str, ...]) -> None:
     c1, c2 = st.columns(2)
     with c1:
         choice_state("sol_a", list(names), names[0])
-        a = st.selectbox("Solution A", names, key="sol_a")
+        a = st.selectbox("Solution A", names, key="sol_a", format_func=sset.title)
         url_commit("sol_a", names[0])
     with c2:
         choice_state("sol_b", list(names), names[1])
-        b = st.selectbox("Solution B", names, key="sol_b")
+        b = st.selectbox("Solution B", names, key="sol_b", format_func=sset.title)
         url_commit("sol_b", names[1])
     if a == b:
         st.info("Choose two different solutions.")
@@ -234,7 +256,8 @@ def compare_section(sset: sv.SolutionSet, keys: tuple[str, ...]) -> None:
     if isinstance(params, str):
         st.warning(params)
         return
-    page_link("app_pages/analyse/compare.py", f"Open {escape_markdown(a)} and {escape_markdown(b)} in Compare",
+    page_link("app_pages/analyse/compare.py",
+              f"Open {escape_markdown(sset.title(a))} and {escape_markdown(sset.title(b))} in Compare",
               {**params, "m": list(keys)},
               icon=":material/compare_arrows:")
     st.caption("Compare opens with both tables and the measures chosen here; the link holds the tables, so it "
@@ -262,7 +285,8 @@ def bootstrap_section(sset: sv.SolutionSet, keys: tuple[str, ...], a: str, b: st
         return
     show_frame(significance.verdict_frame(boot), key="sol_boot_table", columns=["A", "B", "difference", "low", "high",
                "p-value"], sortable=False, hide_index=True, width="stretch")
-    st.caption(f"A = {escape_markdown(a)}, B = {escape_markdown(b)}. *prefers*: each measure's verdict on the data; "
+    st.caption(f"A = {escape_markdown(sset.title(a))}, B = {escape_markdown(sset.title(b))}. *prefers*: each "
+               "measure's verdict on the data; "
                f"*difference*: A − B, turned so that positive means A is better (B − A for ↓ measures); *low*–*high*: "
                f"the {significance.CONFIDENCE:.0%} percentile interval of the difference over "
                f"{format_number(significance.RESAMPLES)} resamples of the {format_number(sset.n)} items (seed "
@@ -274,20 +298,20 @@ def bootstrap_section(sset: sv.SolutionSet, keys: tuple[str, ...], a: str, b: st
 if sset is not None and result is not None:
     keys_t = tuple(keys)
     st.subheader("Every measure's verdict")
-    st.plotly_chart(sv.scores_figure(sset, keys_t, settings.log_base, settings.beta), key="sol_scores",
+    show_chart(sv.scores_figure(sset, keys_t, settings.log_base, settings.beta), key="sol_scores",
                     width="stretch")
     st.caption("One row per solution, one column per measure. Colour: the measure's value on the common goodness "
                "scale (`Measure.goodness`: 0 = worst, 1 = best, so distances such as VI are flipped); number: the "
                "solution's rank under that measure (1 = best; tied values share a rank). Hover for the raw value.")
     st.markdown("**Ranked first**")
-    st.markdown(sv.first_places_markdown(result.ranks))
+    st.markdown(sv.first_places_markdown(sset.titled(result.ranks)))
     # Drawn only while open (a closed expander runs nothing): a step of a control pays for no
     # Styler it does not show.
     values_box = st.expander("Values (the ranks are the heatmap's numbers, and in the CSV)", key="sol_values_box",
                              on_change="rerun")
     if values_box.open:
         with values_box:
-            shown = result.values.rename(columns=sv.symbol).reset_index()
+            shown = sset.titled(result.values).rename(columns=sv.symbol).reset_index()
             show_frame(shown, key="sol_values", hide_index=True, width="stretch")
             d1, d2 = st.columns(2)
             d1.download_button("Values (CSV)", frame_csv(result.values), file_name="solutions.csv",
@@ -303,13 +327,14 @@ if sset is not None and result is not None:
                        "of items scored) matters as much as the values.")
     for key, per in result.why_not.items():
         st.caption(f"{escape_markdown(sv.symbol(key))} is not computed for "
-                   f"{', '.join(escape_markdown(n) for n in per)}: {escape_markdown(next(iter(per.values())))}")
+                   f"{', '.join(escape_markdown(sset.title(n)) for n in per)}: "
+                   f"{escape_markdown(next(iter(per.values())))}")
 
     st.subheader("Do the measures agree?")
     if len(keys) < 2:
         st.info("Choose at least two measures to compare their orderings.")
     else:
-        st.plotly_chart(sv.agreement_figure(sset, keys_t, settings.log_base, settings.beta), key="sol_agreement",
+        show_chart(sv.agreement_figure(sset, keys_t, settings.log_base, settings.beta), key="sol_agreement",
                         width="stretch")
         two = " With two solutions τ can only be 1 or −1." if len(sset.names) == 2 else ""
         st.caption("Kendall τ-b between two measures' orderings of the solutions (`metrics.rank_agreement`), each "

@@ -6,6 +6,7 @@ import metrics
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.editor import DEFAULT_PRESET, load_table, table_editor
 from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.measures import download_buttons, keys_for, measures_frame, show_formulas, show_measures
 from dashboard.ui.presets import load_presets
 from dashboard.ui.state import Param, kept, page_link, page_state, url_commit, url_state
@@ -63,7 +64,7 @@ if source == "table":
                   {"a": "lab", "a_table": text} if text else {"a": "lab"}, icon=":material/compare_arrows:")
 with right:
     fig, summary = table_heatmap(t, max_rows=40, max_cols=120)
-    st.plotly_chart(fig, key="lab_heatmap", width="stretch")
+    show_chart(fig, key="lab_heatmap", width="stretch")
     if summary:
         st.caption(summary)
     st.caption(f"n = {fmt(t.n)} items · {fmt(t.shape[0])} classes · {fmt(t.shape[1])} clusters")
@@ -84,7 +85,7 @@ mframe = measures_frame(values, keys)
 c_chart, c_table = st.container(), st.container()
 with c_chart:
     st.markdown("**At a glance** — the common goodness scale")
-    st.plotly_chart(cached_goodness_figure(tuple((k, values[k]) for k in keys if k in values), tuple(keys)),
+    show_chart(cached_goodness_figure(tuple((k, values[k]) for k in keys if k in values), tuple(keys)),
                     key="lab_goodness", width="stretch")
     st.caption("Goodness (the registry's `Measure.goodness`) maps each value onto 0–1 with 1 = best: linear over "
                "the measure's range, distances flipped, chance-corrected measures from chance (0) to 1, unbounded "

@@ -22,6 +22,7 @@ from dashboard.chance import views as cv
 from dashboard.chance import vocabulary as cvocab
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import table_heatmap
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_markdown, format_number, show_frame
 from dashboard.ui.state import Param, page_state, url_commit, url_state
@@ -122,7 +123,7 @@ def sweep_tab() -> None:
     if missing:
         symbols = ", ".join(escape_markdown(metrics.MEASURES[k].symbol) for k in missing)
         st.caption(f"Not computed for these tables: {symbols}.")
-    st.plotly_chart(cv.sweep_chart(n, n_classes, model, samples, seed, settings.log_base, settings.beta, tuple(keys),
+    show_chart(cv.sweep_chart(n, n_classes, model, samples, seed, settings.log_base, settings.beta, tuple(keys),
                                    summary), key="ch_sweep_chart", width="stretch")
     st.markdown(cv.sweep_sentence(summary, [k for k in keys if k not in missing]))
     st.download_button("Means and bands (CSV)", lambda: frame_csv(summary, index=False),
@@ -164,7 +165,7 @@ def closeup(result: cdata.NullResult, samples: int) -> None:
     key = st.selectbox("Look closer at one measure", options, key="ch_look", format_func=symbol_name)
     url_commit("ch_look")
     row = result.profile.loc[key]
-    st.plotly_chart(cc.closeup_figure(key, result.draws[key], row), key="ch_closeup", width="stretch")
+    show_chart(cc.closeup_figure(key, result.draws[key], row), key="ch_closeup", width="stretch")
     infinite = int(np.isinf(result.draws[key].to_numpy(dtype=np.float64)).sum())
     st.caption(f"{format_number(samples)} random labelings. Observed {format_number(row['observed'])}, expected "
                f"{escape_markdown(cc.expectation_text(row))}, z = {format_number(row['z'])}, percentile "
@@ -183,7 +184,7 @@ def table_tab() -> None:
     if picked is not None:
         with right:
             fig, summary = table_heatmap(picked.table, max_rows=30, max_cols=60, height=260)
-            st.plotly_chart(fig, key="ch_heatmap", width="stretch")
+            show_chart(fig, key="ch_heatmap", width="stretch")
             t = picked.table
             st.caption(summary or f"n = {format_number(t.n)} · {format_number(t.shape[0])} classes · "
                                   f"{format_number(t.shape[1])} clusters")
@@ -202,7 +203,7 @@ def table_tab() -> None:
         return
     st.markdown(f"**Each measure of {escape_markdown(picked.label)} against {format_number(samples)} random "
                 f"labelings under {model}**")
-    st.plotly_chart(cv.null_chart(cdata.cells_key(picked.table), model, samples, seed, settings.log_base,
+    show_chart(cv.null_chart(cdata.cells_key(picked.table), model, samples, seed, settings.log_base,
                                   settings.beta, tuple(keys), result), key="ch_null_chart", width="stretch")
     st.caption(f"One row per measure on the common goodness scale (0 = worst, 1 = best, from each measure's range and "
                f"direction): the grey line spans {cc.band_text()} of the random labelings, the blue box "
@@ -248,7 +249,7 @@ def ami_tab() -> None:
     else:
         summaries = {m: cdata.sweep_summary(n, n_classes, m, samples, seed, settings.log_base, settings.beta,
                                          cc.NORMALISATION_KEYS) for m in cvocab.SWEEP_MODELS}
-        st.plotly_chart(cv.ami_sweep_chart(n, n_classes, samples, seed, settings.log_base, settings.beta, summaries),
+        show_chart(cv.ami_sweep_chart(n, n_classes, samples, seed, settings.log_base, settings.beta, summaries),
                         key="ch_ami_sweep_chart", width="stretch")
         st.markdown(cv.ami_sweep_sentence(summaries, n))
     st.subheader("For a table, under every model")
@@ -277,7 +278,7 @@ def ami_tab() -> None:
                f"chance's own score on each AMI variant under each model, ± {format_number(cc.ERROR_BAR_SE)} "
                "standard errors where it is a Monte Carlo mean. Right: each NMI variant adjusted for chance under "
                "each model, (NMI − E)/(1 − E), beside AMI itself (black). One y-axis for both.")
-    st.plotly_chart(cc.ami_table_figure(rows), key="ch_ami_table_chart", width="stretch")
+    show_chart(cc.ami_table_figure(rows), key="ch_ami_table_chart", width="stretch")
     st.markdown(cv.ami_table_sentence(rows))
 
 

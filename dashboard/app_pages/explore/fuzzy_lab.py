@@ -7,6 +7,7 @@ import metrics
 from dashboard.fuzzy import views as fz
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import fmt
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.readout import show_frame
 from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
 from metrics.papers import experiments
@@ -125,17 +126,17 @@ def playground(log_base: float, beta: float) -> None:
     p1, p2 = st.columns([2, 3], gap="medium")
     with p1:
         st.markdown(f"**{symbol} at the sliders**")
-        st.plotly_chart(variants_fig, key="fz_variants", width="stretch")
+        show_chart(variants_fig, key="fz_variants", width="stretch")
     with p2:
         st.markdown(f"**{symbol} along softness** (Utt et al. Figures 6 and 11)")
-        st.plotly_chart(curve_fig, key="fz_curve", width="stretch")
+        show_chart(curve_fig, key="fz_curve", width="stretch")
     if scheme in fz.SWEEP_RATES:
         st.markdown(f"**{symbol} along the ambiguity rate** — the four countings at every position of the "
                     f"{'ambiguous-points' if scheme == 'share' else 'classes-per-point'} slider, the other sliders "
                     "as set (Utt et al.: entropy-based measures suffer as ambiguity grows)")
         sweep_fig, _ = fz.ambiguity_chart(int(n), scheme, int(classes), soft / 100, noise / 100, seed, measure,
                                           log_base, beta, fz.sweep_x(scheme, rate))
-        st.plotly_chart(sweep_fig, key="fz_sweep", width="stretch")
+        show_chart(sweep_fig, key="fz_sweep", width="stretch")
     else:
         st.caption("The halving scheme fixes every point's ambiguity, so there is no rate to sweep: choose another "
                    "ambiguity scheme to see the scores along the ambiguity rate.")
@@ -147,7 +148,7 @@ def playground(log_base: float, beta: float) -> None:
         for col, (variant, (fig, caption)) in zip(tables_box.columns(2), heatmaps.items()):
             with col:
                 st.markdown(f"**{fz.VARIANT_LABELS[variant]}**")
-                st.plotly_chart(fig, key=f"fz_heat_{variant}", width="stretch")
+                show_chart(fig, key=f"fz_heat_{variant}", width="stretch")
                 st.caption(caption)
 
 
@@ -174,7 +175,7 @@ def experiments_section() -> None:
                                        bind="query-params")
             repeats = e2.slider("Gold standards per size", 5, 50, 20, 5, key="fz_e1_rep", bind="query-params")
             view = fz.experiment1_view(int(largest), int(repeats), seed)
-            st.plotly_chart(view.figure, key="fz_exp1", width="stretch")
+            show_chart(view.figure, key="fz_exp1", width="stretch")
             # One row per size, in size order: sent as text (converted once per setting, not per rerun).
             show_frame(view.summary, key="fz_exp1_summary", percent=["fuzzy_higher"], sortable=False,
                        hide_index=True, width="stretch",
@@ -185,7 +186,7 @@ def experiments_section() -> None:
                         "same ambiguity profile, one pair per size (paper: Figure 5, every size from 2 to 500).")
             largest2 = st.slider("Largest size", 20, 500, 200, 20, key="fz_e2_max", bind="query-params")
             frame2 = fz.experiment2(fz.even_sizes(int(largest2)), seed)
-            st.plotly_chart(fz.experiment2_figure(frame2), key="fz_exp2", width="stretch")
+            show_chart(fz.experiment2_figure(frame2), key="fz_exp2", width="stretch")
             s2 = experiments.summarize(frame2)
             st.caption(f"Fuzzy V above counted V at {int((s2['fuzzy_higher'] == 1).sum())} of {len(s2)} sizes.")
     if tab3.open:
@@ -198,7 +199,7 @@ def experiments_section() -> None:
             n3 = e31.slider("Points", 50, 500, 200, 50, key="fz_e3_n", bind="query-params")
             steps3 = e32.slider("Clusterings (steps)", 3, 21, 11, 2, key="fz_e3_steps", bind="query-params")
             view3 = fz.experiment3_view(int(n3), int(steps3), seed)
-            st.plotly_chart(view3.figure, key="fz_exp3", width="stretch")
+            show_chart(view3.figure, key="fz_exp3", width="stretch")
             with st.expander("Values"):
                 # One row per clustering, in step order: sent as text (converted once per setting).
                 show_frame(view3.frame, key="fz_exp3_values", sortable=False, hide_index=True, width="stretch")

@@ -8,6 +8,7 @@ import metrics
 from dashboard.generator import views as gv
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.measures import measures_frame, show_measures
 from dashboard.ui.readout import show_frame
 from dashboard.ui.state import Param, page_state, url_commit, url_state
@@ -49,7 +50,7 @@ def table_section(t: metrics.Contingency, settings) -> None:
     left, right = st.columns([6, 5], gap="large")  # the value table needs the room
     with left:
         fig, summary = table_heatmap(t, max_rows=40, max_cols=60, height=360)
-        st.plotly_chart(fig, key="gen_heatmap", width="stretch")
+        show_chart(fig, key="gen_heatmap", width="stretch")
         kind = "whole items" if t.is_integer else "expected counts (fractional cells)"
         st.caption(summary or f"n = {fmt(t.n)} · {fmt(t.shape[0])} classes · {fmt(t.shape[1])} clusters · {kind}. "
                               "Empty rows and columns are dropped.")
@@ -60,7 +61,7 @@ def table_section(t: metrics.Contingency, settings) -> None:
         keys_all = list(metrics.MEASURES)
         st.markdown("**Every measure on the goodness scale** (1 = best; bar and label = goodness, the raw value "
                     "beside each symbol)")
-        st.plotly_chart(cached_goodness_figure(tuple((k, values[k]) for k in keys_all if k in values),
+        show_chart(cached_goodness_figure(tuple((k, values[k]) for k in keys_all if k in values),
                                                tuple(keys_all)), key="gen_goodness", width="stretch")
     # Below both columns, at full width: in a column its "What it measures" fell past the edge.
     with st.expander(f"All values — {settings.unit}, β = {fmt(settings.beta)}", expanded=True):
@@ -92,9 +93,9 @@ def sweep_section(params: dict, integer: bool, settings) -> None:
         return
     st.markdown(f"**On the goodness scale** — every measure's `Measure.goodness` along {symbol}; the dashed line "
                 "is the slider's position")
-    st.plotly_chart(good_fig, key="gen_sweep_goodness", width="stretch")
+    show_chart(good_fig, key="gen_sweep_goodness", width="stretch")
     st.markdown("**Raw values** — each measure on its own axis (↑/↓: which direction is better)")
-    st.plotly_chart(raw_fig, key="gen_sweep_raw", width="stretch")
+    show_chart(raw_fig, key="gen_sweep_raw", width="stretch")
     if skipped:
         xs = ", ".join(fmt(x) for x, _ in skipped[:8]) + (" …" if len(skipped) > 8 else "")
         st.caption(f"Left out {len(skipped)} value(s) of {symbol} that cannot be built ({xs}): {skipped[0][1]}.")

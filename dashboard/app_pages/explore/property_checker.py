@@ -12,6 +12,7 @@ from dashboard.properties import gosgens_view as gv
 from dashboard.properties import views as pv
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import fmt, table_heatmap
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_markdown, styled
 from dashboard.ui.state import Param, page_state, url_commit, url_state
@@ -114,7 +115,7 @@ def demos(key: str, result: dict, settings) -> None:
                         f"**{_value(sv, key)}**: "
                         f"{_same(base, sv, key)}.")
             curve = pv.scale_curve(t, key, tuple(range(1, 11)), settings.log_base, settings.beta)
-            st.plotly_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
+            show_chart(pv.line_figure(curve["factor"], curve["value"], "λ", m.symbol, current_x=lam),
                             key="pc_scale_chart", width="stretch")
             st.caption(f"{sym} of `metrics.papers.generators.scale(table, λ)` for λ = 1…10. An n-invariant "
                        "measure draws a "
@@ -127,7 +128,7 @@ def demos(key: str, result: dict, settings) -> None:
             shown = t.T if transpose else t
             tv = evaluate_cached(t.T, settings.log_base, settings.beta)
             fig, _summary = table_heatmap(shown, max_rows=30, max_cols=60, height=300)
-            st.plotly_chart(fig, key="pc_transpose_heatmap", width="stretch")
+            show_chart(fig, key="pc_transpose_heatmap", width="stretch")
             st.markdown(f"{sym}(table) = **{_value(base, key)}**, {sym}(tableᵀ) = **{_value(tv, key)}**: "
                         f"{_same(base, tv, key)}. Showing the table{'ᵀ' if transpose else ''}: "
                         f"{sym} = **{_value(tv if transpose else base, key)}**.")
@@ -179,17 +180,17 @@ def demos(key: str, result: dict, settings) -> None:
                 h1, h2 = st.columns(2)
                 with h1:
                     st.caption("Before")
-                    st.plotly_chart(table_heatmap(t, max_rows=30, max_cols=60, height=280)[0], key="pc_before_heatmap",
+                    show_chart(table_heatmap(t, max_rows=30, max_cols=60, height=280)[0], key="pc_before_heatmap",
                                     width="stretch")
                 with h2:
                     st.caption(f"After: {escape_markdown(what)}")
-                    st.plotly_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0],
+                    show_chart(table_heatmap(after, max_rows=30, max_cols=60, height=280)[0],
                                     key="pc_after_heatmap", width="stretch")
                 st.markdown(f"{sym} before = **{_value(base, key)}**, after = **{_value(av, key)}**.")
                 if op == "split":
                     curve = pv.split_curve(t, labels[cluster], key, tuple(range(2, 9)), settings.log_base,
                                            settings.beta)
-                    st.plotly_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}",
+                    show_chart(pv.line_figure(curve["parts"], curve["value"], f"parts of cluster {cluster}",
                                                    m.symbol, current_x=parts), key="pc_split_chart", width="stretch")
             verdict = "is" if result["convex_additivity"]["holds"] else "is not"
             st.caption("`metrics.papers.generators.split` divides every cell of the cluster equally (whole items by "
@@ -201,7 +202,7 @@ def demos(key: str, result: dict, settings) -> None:
     if tab_range.open:
         with tab_range:
             keys = ["vi", "nvi"] + ([key] if key not in ("vi", "nvi") else [])
-            st.plotly_chart(pv.range_chart(tuple(keys), settings.log_base, settings.beta), key="pc_range_chart",
+            show_chart(pv.range_chart(tuple(keys), settings.log_base, settings.beta), key="pc_range_chart",
                             width="stretch")
             st.caption(f"{facts.VI_RANGE} So VI's scale depends on the size of the data (Reichart & Rappoport "
                        f"2009). Here m classes of {pv.CLASS_SIZE} items (n = {pv.CLASS_SIZE}m, as in their §5). "

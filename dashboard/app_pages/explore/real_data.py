@@ -8,6 +8,7 @@ import metrics
 from dashboard.real_data import views as rd
 from dashboard.solutions.views import real_data_link_params
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.readout import escape_markdown, show_frame
 from dashboard.ui.readout import format_number as fmt
 from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
@@ -98,10 +99,10 @@ st.subheader("Measures against k")
 st.caption(f"Dashed line: the true number of classes ({data.n_classes}). Units: {settings.unit}; "
            f"β = {settings.beta:g}. Rosenberg & Hirschberg: VI grows with k and cannot pick k; Wu et al.: the "
            "normalized VI_n, VD_n and R_n agree on the best k.")
-st.plotly_chart(measures_fig, key="rd_measures", width="stretch")
+show_chart(measures_fig, key="rd_measures", width="stretch")
 
 st.subheader("Which k does each measure prefer?")
-st.plotly_chart(goodness_fig, key="rd_goodness", width="stretch")
+show_chart(goodness_fig, key="rd_goodness", width="stretch")
 st.caption("The registry's goodness scale (`Measure.goodness`): 1 = best possible, distances flipped; it keeps "
            "each measure's order, so a curve's peak is the k that measure rates best.")
 st.markdown(f"**Best k per measure** (the data has {data.n_classes} classes)")
@@ -117,7 +118,7 @@ st.subheader("The uniform effect: CV_0, CV_1 and DCV")
 cv0 = float(frame["cv0"].iloc[0])
 u1, u2 = st.columns([3, 2], gap="medium")
 with u1:
-    st.plotly_chart(cv_fig, key="rd_cv", width="stretch")
+    show_chart(cv_fig, key="rd_cv", width="stretch")
 with u2:
     at_true = frame[frame["k"] == data.n_classes]
     st.markdown(f"CV_0 of the class sizes: **{fmt(cv0)}**")

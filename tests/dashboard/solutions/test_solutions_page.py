@@ -66,10 +66,16 @@ def shown_frame(at: AppTest) -> tuple[list[str], list[str], np.ndarray, list[lis
     return h["y"], h["x"], z, h["text"], h["customdata"]
 
 
+def title(name: str) -> str:
+    """What the page calls a solution: a preset by its title (never its key), any other by its name."""
+    return PRESETS[name].title if name in PRESETS else name
+
+
 def check_verdict(at: AppTest, frame: pd.DataFrame) -> None:
-    """The heatmap and the 'Ranked first' list show exactly ``frame`` (compare_solutions)."""
+    """The heatmap and the 'Ranked first' list show exactly ``frame`` (compare_solutions), each
+    solution by its name."""
     ys, xs, z, text, custom = shown_frame(at)
-    assert ys == [escape_label(n) for n in frame.index]
+    assert ys == [escape_label(title(n)) for n in frame.index]
     assert xs == [escape_label(metrics.MEASURES[k].symbol) for k in frame.columns]
     good = np.column_stack([np.asarray(metrics.MEASURES[k].goodness(frame[k].to_numpy()), dtype=float)
                             for k in frame.columns])
@@ -79,7 +85,8 @@ def check_verdict(at: AppTest, frame: pd.DataFrame) -> None:
     assert [[cell[1] for cell in row] for row in custom] == [[format_number(v) for v in row]
                                                              for row in frame.to_numpy().tolist()]
     listed = [m.value for m in at.markdown if m.value.startswith("- ")]
-    assert listed and listed[0] == sv.first_places_markdown(ranks)
+    assert listed and listed[0] == sv.first_places_markdown(ranks.rename(index=title))
+    assert not any(key in m.value for m in at.markdown for key in frame.index if key in PRESETS)
     for best, keys in sv.first_places(ranks):
         for key in keys:
             assert set(ranks.index[ranks[key] == 1]) == set(best)
@@ -100,7 +107,8 @@ def test_default_presets_show_compare_solutions_of_the_tables():
         own = metrics.evaluate(PRESETS[key].contingency(), sv.DEFAULT_KEYS)
         assert all(math.isclose(frame.at[key, k], v, rel_tol=1e-12, abs_tol=1e-12) for k, v in own.items())
     # The perfect clustering is ranked first by every measure.
-    assert any(m.value.startswith("- **extreme\\_perfect**: ") for m in at.markdown)
+    first = f"- **{escape_markdown('Extreme case: perfect clustering')}**: "
+    assert any(m.value.startswith(first) for m in at.markdown)
     # Agreement: Kendall τ of rank_agreement, undefined cells as "—".
     tau = metrics.rank_agreement(frame)
     a = chart(at, "sol_agreement")["data"][0]
@@ -109,7 +117,7 @@ def test_default_presets_show_compare_solutions_of_the_tables():
     assert a["text"] == [["—" if math.isnan(v) else format_number(v) for v in row] for row in tau.to_numpy().tolist()]
     # Values and ranks in the expander, with the full-precision CSV.
     values = [df.value for df in at.dataframe if "solution" in df.value.columns]
-    assert values[0]["solution"].tolist() == sv.DEFAULT_PRESETS
+    assert values[0]["solution"].tolist() == [title(k) for k in sv.DEFAULT_PRESETS]
     csv = [b for b in at.get("download_button") if "sol_dl_values" in b.proto.id]
     assert len(csv) == 1
 
@@ -152,7 +160,7 @@ def test_switching_source_away_and_back_keeps_the_presets():
     at.segmented_control(key="sol_src").set_value("preset").run()
     no_trouble(at)
     assert at.multiselect(key="sol_presets").value == ["wu_table3_I", "wu_table3_II"]
-    assert shown_frame(at)[0] == ["wu_table3_I", "wu_table3_II"]
+    assert shown_frame(at)[0] == [escape_label(PRESETS[k].title) for k in ("wu_table3_I", "wu_table3_II")]
 
 
 def test_choices_kept_from_another_set_give_way_to_the_defaults():
@@ -202,8 +210,11 @@ def test_changes_of_mind_for_a_chosen_pair():
     found = metrics.changes_of_mind(frame, ["v_measure", "vi"])
     assert len(found) == 1
     table = next(df.value for df in at.dataframe if "VI prefers" in df.value.columns)
-    assert table["V_β prefers"].tolist() == found["solution_1"].astype(str).tolist() == ["extreme_singletons"]
-    assert table["VI prefers"].tolist() == found["solution_2"].astype(str).tolist() == ["extreme_single_cluster"]
+    assert found["solution_1"].tolist() == ["extreme_singletons"]
+    assert found["solution_2"].tolist() == ["extreme_single_cluster"]
+    # shown by their names, not their keys
+    assert table["V_β prefers"].tolist() == ["Extreme case: singletons"] == [title("extreme_singletons")]
+    assert table["VI prefers"].tolist() == ["Extreme case: single cluster"]
     assert table["V_β of V_β's pick"].tolist() == found["value_a_1"].tolist()
     assert table["VI of VI's pick"].tolist() == found["value_b_2"].tolist()
     assert any("order **1** of the 6 pairs" in m.value for m in at.markdown)
@@ -479,3 +490,61 @@ def test_labels_are_drawn_as_written_and_every_chart_is_readable():
     for state in (at, open_page(), open_page(sol_src="real", sol_k=["2", "12"], sol_m=list(metrics.MEASURES))):
         problems = {c.proto.id[-30:]: font_problems(json.loads(c.proto.spec)) for c in state.get("plotly_chart")}
         assert len(problems) == 3 and not any(problems.values()), problems
+
+
+# ---------------------------------------------------------------- the pair follows the solutions (issue 25, item 10)
+def lowest_tau_pair(presets: list[str], keys: list[str]) -> tuple[str, str]:
+    """The two measures whose orderings of these presets agree least, recomputed here."""
+    gold, sols = spelled_out(presets)
+    tau = metrics.rank_agreement(metrics.compare_solutions(gold, sols, keys))
+    pairs = [(tau.at[a, b], a, b) for i, a in enumerate(keys) for b in keys[i + 1:] if not math.isnan(tau.at[a, b])]
+    return min(pairs, key=lambda x: x[0])[1:]
+
+
+def shown_pair(at: AppTest) -> tuple[str, str]:
+    return at.selectbox(key="sol_ma").value, at.selectbox(key="sol_mb").value
+
+
+def test_the_measure_pair_follows_the_current_solutions():
+    """The "lowest τ" pair is recomputed when the solutions change — other presets, even after the
+    user chose a pair — and when the measures change while the pair is still the preselected one;
+    a pair the user chose stays while the solutions stay."""
+    wu, rr = ["wu_table3_I", "wu_table3_II"], ["rr_solution_r", "rr_singletons"]
+    at = open_page()
+    no_trouble(at)
+    assert shown_pair(at) == lowest_tau_pair(sv.DEFAULT_PRESETS, sv.DEFAULT_KEYS) == ("nvi", "rand")
+    at.button(key="sol_group_wu_table3_I").click().run()
+    no_trouble(at)
+    assert shown_pair(at) == lowest_tau_pair(wu, sv.DEFAULT_KEYS) == ("v_measure", "purity")
+    assert "sol_ma" not in at.query_params                      # a default: left out of the URL
+    at.selectbox(key="sol_ma").set_value("ari")
+    at.selectbox(key="sol_mb").set_value("vi").run()
+    at.multiselect(key="sol_m").set_value([*sv.DEFAULT_KEYS, "mirkin"]).run()
+    assert shown_pair(at) == ("ari", "vi")                      # the user's pick, same solutions
+    at.button(key="sol_group_rr_solution_r").click().run()
+    no_trouble(at)
+    assert shown_pair(at) == lowest_tau_pair(rr, [*sv.DEFAULT_KEYS, "mirkin"])
+    table = next(df.value for df in at.dataframe if "prefers" in " ".join(df.value.columns))
+    found = metrics.changes_of_mind(metrics.compare_solutions(*spelled_out(rr), [*sv.DEFAULT_KEYS, "mirkin"]),
+                                    list(shown_pair(at)))
+    assert len(table) == len(found)
+    # measures changed while the pair is the preselected one: it follows
+    at.multiselect(key="sol_m").set_value(KEYS).run()
+    assert shown_pair(at) == lowest_tau_pair(rr, KEYS)
+
+
+def test_a_link_naming_a_pair_keeps_it():
+    at = open_page(sol_presets=["wu_table3_I", "wu_table3_II"], sol_ma="ari", sol_mb="vi")
+    no_trouble(at)
+    assert shown_pair(at) == ("ari", "vi")
+
+
+def test_solutions_are_offered_by_their_names():
+    at = open_page()
+    titles = [PRESETS[k].title for k in sv.DEFAULT_PRESETS]
+    for key in ("sol_sankey", "sol_a", "sol_b"):
+        assert at.selectbox(key=key).options == titles
+        assert at.selectbox(key=key).value in sv.DEFAULT_PRESETS      # the key stays the identity (links)
+    sankey = chart(at, "sol_sankey_chart")
+    assert any(escape_label(titles[0]) in a["text"] for a in sankey["layout"]["annotations"])
+    assert not any("extreme_" in str(c.value) for c in at.caption)
