@@ -5,48 +5,51 @@ E[I] = Σ_i Σ_j Σ_k (k/n) log(n k / (a_i b_j)) · P(k; a_i, b_j, n)        [VE
 with P the hypergeometric probability that a class of size a and a cluster of size
 b share k items, k from max(1, a+b−n) to min(a, b).
 
-Why this is fast (scikit-learn's loop takes about a minute for 10^6 labels in
+Why this is fast and exact (scikit-learn's loop takes about a minute for 10^6 labels in
 1000 × 1000 classes × clusters):
 
 * The inner sum depends on (a_i, b_j) only through their values, so it is computed
-  once per *distinct* pair of sizes and weighted by how often that pair occurs.
+  once per *distinct* pair of sizes and weighted by how often that pair occurs; a batch
+  of tables (a Monte Carlo sample, the resamples of a bootstrap) computes each distinct
+  pair once for the whole batch.
 * k is summed only where P(k) can matter. The hypergeometric distribution is
   dominated by the binomial in convex order (Hoeffding 1963, Thm. 4), so
   Bernstein's inequality bounds both tails: P(|X − μ| ≥ t) ≤ 2·10^-30 outside
   the window computed in :func:`_window`. The dropped terms change the sum by
   less than 10^-30 · log n, far below double precision: the result is exact to
   rounding.
-* Everything is vectorized over (pair, k) in chunks of bounded memory.
+* P(k) is not computed from log-gamma functions of numbers near n (each rounded to
+  about 10^-16 · n log n, so 10^-10 relative for n = 10^5 and worse as n grows) but
+  from the ratio of consecutive probabilities, walked from the mode, and normalised by
+  its sum over the window (which holds all but 2·10^-30 of the mass): a handful of
+  roundings per step, so the terms that matter are exact to a few ulps times their
+  distance from the mode (:func:`pair_sums`).
+* The walk is compiled where numba is installed (the ``fast`` extra:
+  :mod:`metrics.measures.emi_compiled`); without it, numpy walks every pair one step
+  at a time with the same arithmetic.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._lazy import lazy_function
 from ..core.contingency import Contingency
 from ..core.limits import EMI_TERM_BUDGET
 
-if TYPE_CHECKING:
-    from scipy.special import gammaln
-else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
-    gammaln = lazy_function("scipy.special", "gammaln")
-
-__all__ = ["expected_mutual_information", "expected_mi_from_sizes", "expected_mi_batch", "emi_terms",
+__all__ = ["expected_mutual_information", "expected_mi_from_sizes", "expected_mi_batch", "pair_sums", "emi_terms",
            "EMI_TERM_BUDGET", "emi_out_of_budget"]
 
 # EMI_TERM_BUDGET (metrics.core.limits): a few seconds of terms (docs/performance.md); beyond, AMI is left out
 # rather than stall a session (n ≳ 10^8 per class and cluster: the window grows like √n).
 
 _LOG_DELTA = 30 * math.log(10)  # tail mass ignored on each side: 1e-30
-_CHUNK_TERMS = 1 << 22
 
 
-def _window(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    lo = np.maximum(1, a + b - n)
+def _window(a: np.ndarray, b: np.ndarray, n: int, first: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The k of P(k; a, b, n) that can matter, from ``first`` up (k = 0 adds no term)."""
+    lo = np.maximum(first, a + b - n)
     hi = np.minimum(a, b)
     mu = a * b / n
     lower_t = np.sqrt(2 * _LOG_DELTA * mu)
@@ -141,16 +144,28 @@ def expected_mi_batch(row_sums: np.ndarray, col_sums: np.ndarray) -> np.ndarray:
 def _emi_same_n(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     ua, a_at = np.unique(rows, return_inverse=True)
     ub, b_at = np.unique(cols, return_inverse=True)
-    a, b, lo, length = _size_grid(n, ua, ub)
-    # Size 0 (padding) gets an empty window, so it adds nothing.
-    grid_terms = int(length.sum())
-    one_by_one_terms = np.count_nonzero(rows) * np.count_nonzero(cols) / rows.shape[0] * length.mean()
-    if grid_terms > max(one_by_one_terms, _CHUNK_TERMS):
-        return _emi_one_by_one(rows, cols)
-    inner = _emi_pair_sums(n, a, b, lo, length).reshape(ua.size, ub.size)
-    a_counts = _counts_per_row(a_at.reshape(rows.shape), ua.size)
-    b_counts = _counts_per_row(b_at.reshape(cols.shape), ub.size)
-    return np.einsum("ij,jk,ik->i", a_counts, inner, b_counts)
+    a_at, b_at = a_at.reshape(rows.shape), b_at.reshape(cols.shape)
+    nonzero_pairs = int(np.sum(np.count_nonzero(rows, axis=1) * np.count_nonzero(cols, axis=1)))
+    path = _emi_grid if ua.size * ub.size <= nonzero_pairs else _emi_distinct_pairs
+    return path(n, rows, cols, ua, a_at, ub, b_at)
+
+
+def _emi_grid(n, rows, cols, ua, a_at, ub, b_at) -> np.ndarray:
+    """Few distinct sizes (a Monte Carlo sample under a random model): every pair of a size seen
+    among the rows and one seen among the columns, and each table's E[I] is its size counts
+    times that grid. Size 0 (padding) gets a sum of 0."""
+    inner = _size_grid_sums(n, ua, ub).reshape(ua.size, ub.size)
+    return np.einsum("ij,jk,ik->i", _counts_per_row(a_at, ua.size), inner, _counts_per_row(b_at, ub.size))
+
+
+def _emi_distinct_pairs(n, rows, cols, ua, a_at, ub, b_at) -> np.ndarray:
+    """Sizes that differ from table to table (the resamples of a bootstrap): the distinct
+    (class size, cluster size) pairs that occur, each computed once for the whole batch."""
+    table, i, j = np.nonzero((rows[:, :, None] > 0) & (cols[:, None, :] > 0))
+    key = a_at[table, i] * np.int64(ub.size) + b_at[table, j]
+    distinct, where = np.unique(key, return_inverse=True)
+    sums = pair_sums(n, ua[distinct // ub.size], ub[distinct % ub.size])
+    return np.bincount(table, weights=sums[where.reshape(-1)], minlength=rows.shape[0])
 
 
 def _counts_per_row(codes: np.ndarray, size: int) -> np.ndarray:
@@ -159,55 +174,84 @@ def _counts_per_row(codes: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(flat.ravel(), minlength=codes.shape[0] * size).reshape(codes.shape[0], size).astype(np.float64)
 
 
-def _emi_one_by_one(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    out = np.empty(rows.shape[0])
-    seen: dict = {}
-    for i, (r, c) in enumerate(zip(rows, cols)):
-        r, c = np.sort(r[r > 0]), np.sort(c[c > 0])
-        key = (r.tobytes(), c.tobytes())
-        if key not in seen:
-            seen[key] = expected_mi_from_sizes(r, c)
-        out[i] = seen[key]
-    return out
-
-
-def _emi_terms_in_chunks(n, a, b, lo, length):
-    """Yield (pair index, term) arrays, chunk by chunk, of
-    (k/n) log(n k/(a b)) P(k; a, b, n) over each pair's window of k."""
-    # log P(k) = const(a, b) − lnΓ(k+1) − lnΓ(a−k+1) − lnΓ(b−k+1) − lnΓ(n−a−b+k+1)
-    const = (gammaln(a + 1) + gammaln(b + 1) + gammaln(n - a + 1) + gammaln(n - b + 1)
-             - gammaln(n + 1))
-    log_n = math.log(n)
-    ends = np.cumsum(length)
-    start = 0
-    while start < a.size:
-        # A chunk of consecutive size pairs holding about _CHUNK_TERMS terms.
-        stop = int(np.searchsorted(ends, (ends[start - 1] if start else 0) + _CHUNK_TERMS, side="right"))
-        stop = max(stop, start + 1)
-        seg = slice(start, stop)
-        lens = length[seg]
-        pair = np.repeat(np.arange(stop - start), lens)
-        offsets = np.cumsum(lens) - lens
-        k = (lo[seg][pair] + np.arange(pair.size) - offsets[pair]).astype(np.float64)
-        aa, bb = a[seg][pair], b[seg][pair]
-        log_p = (const[seg][pair] - gammaln(k + 1) - gammaln(aa - k + 1) - gammaln(bb - k + 1)
-                 - gammaln(n - aa - bb + k + 1))
-        yield start + pair, (k / n) * (log_n + np.log(k) - np.log(aa) - np.log(bb)) * np.exp(log_p)
-        start = stop
+def _size_grid_sums(n: int, ua: np.ndarray, ub: np.ndarray) -> np.ndarray:
+    """:func:`pair_sums` of every (class size, cluster size) pair of the distinct sizes, row-major."""
+    return pair_sums(n, np.repeat(ua, ub.size), np.tile(ub, ua.size))
 
 
 def _emi_sum(n, a, b, mult, lo, length) -> float:
     """Σ over the (a, b) pairs of mult · Σ_k (k/n) log(n k/(a b)) P(k; a, b, n)."""
     keep = length > 0
-    a, b, mult, lo, length = a[keep], b[keep], mult[keep], lo[keep], length[keep]
-    chunks = _emi_terms_in_chunks(n, a, b, lo, length)
-    return sum((float(np.sum(term * mult[pair])) for pair, term in chunks), 0.0)
+    return float(np.sum(pair_sums(n, a[keep], b[keep]) * mult[keep]))
 
 
-def _emi_pair_sums(n, a, b, lo, length) -> np.ndarray:
-    """Σ_k (k/n) log(n k/(a b)) P(k; a, b, n) for each (a, b) pair (0 where the window is empty)."""
-    out = np.zeros(a.size)
-    keep = np.flatnonzero(length > 0)
-    for pair, term in _emi_terms_in_chunks(n, a[keep], b[keep], lo[keep], length[keep]):
-        out[keep] += np.bincount(pair, weights=term, minlength=keep.size)
+# Pairs walked together by the numpy walk: its arrays stay in the cache between steps.
+_NUMPY_PAIRS = 1 << 16
+
+
+def pair_sums(n: int, a, b) -> np.ndarray:
+    """Σ_k (k/n) log(n k/(a b)) P(k; a, b, n) for each pair of a class of size a and a cluster
+    of size b among n items (0 where a or b is 0): each pair's share of E[I].
+
+    P(k; a, b, n) is the hypergeometric probability that they share k items. The walk
+    (:func:`metrics.measures.emi_compiled.pair_sums`, or its numpy counterpart) goes from the
+    mode over :func:`_window`, widened down to k = 0 where the window reaches it (k = 0 adds
+    no term but its probability belongs to the normalisation).
+    """
+    from ..core.kernels.counting import compiled_kernels
+
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    out = np.zeros(a.shape)
+    keep = np.flatnonzero((a > 0) & (b > 0))
+    if keep.size == 0:
+        return out
+    a, b = a[keep], b[keep]
+    lo, hi = _window(a, b, n, first=0)
+    # The mode of the hypergeometric distribution (always inside the window).
+    mode = np.clip(np.floor((a + 1) * (b + 1) / (n + 2)).astype(np.int64), lo, hi)
+    if compiled_kernels() is not None:
+        from .emi_compiled import pair_sums as compiled
+
+        sums = np.empty(a.size)
+        compiled(float(n), a, b, lo, hi, mode, sums)
+    else:
+        sums = np.concatenate([_pair_sums_numpy(n, a[s], b[s], lo[s], hi[s], mode[s])
+                               for s in (slice(i, i + _NUMPY_PAIRS) for i in range(0, a.size, _NUMPY_PAIRS))])
+    out[keep] = sums
     return out
+
+
+def _pair_sums_numpy(n: int, a, b, lo, hi, mode) -> np.ndarray:
+    """The compiled walk's numpy counterpart: the same arithmetic in the same order, every
+    pair one step at a time (pairs sorted by their number of steps, so that the pairs still
+    walking are a prefix)."""
+    c = n - a - b
+    mu = a * b / n
+    s0 = np.ones(a.size)
+    s1 = _term(mode.astype(np.float64), mu)
+    for steps, up in ((hi - mode, True), (mode - lo, False)):
+        order = np.argsort(-steps, kind="stable")
+        # walking[s]: how many pairs take a step s + 1 (a prefix of ``order``).
+        walking = steps.size - np.searchsorted(np.sort(steps), np.arange(int(steps.max(initial=0))), side="right")
+        aa, bb, cc, mm, kk = a[order], b[order], c[order], mu[order], mode[order].astype(np.float64)
+        q, t0, t1 = np.ones(a.size), s0[order], s1[order]
+        for step, w in enumerate(walking):
+            k = kk[:w] + step if up else kk[:w] - step
+            if up:
+                q[:w] = q[:w] * (((aa[:w] - k) * (bb[:w] - k)) / ((k + 1.0) * (cc[:w] + k + 1.0)))
+                t0[:w] += q[:w]
+                t1[:w] += q[:w] * _term(k + 1.0, mm[:w])
+            else:
+                q[:w] = q[:w] * ((k * (cc[:w] + k)) / ((aa[:w] - k + 1.0) * (bb[:w] - k + 1.0)))
+                t0[:w] += q[:w]
+                t1[:w] += q[:w] * _term(k - 1.0, mm[:w])
+        s0[order], s1[order] = t0, t1
+    return s1 / (s0 * n)
+
+
+def _term(k: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """k log(k/μ) − (k − μ), μ at k = 0 (emi_compiled._term)."""
+    d = k - mu
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(k == 0, mu, k * np.log1p(d / mu) - d)

@@ -134,9 +134,9 @@ def test_expected_mi_batch_shares_margins_and_equals_scalar():
         assert close(e, expected_mutual_information(C.from_table(arr)), 1e-13)
 
 
-def test_expected_mi_batch_grid_and_one_by_one_paths_agree_with_scalar(monkeypatch):
+def test_expected_mi_batch_grid_and_distinct_pairs_paths_agree_with_scalar(monkeypatch):
     """Random-model samples (every table its own margins, padding zeros, several n in one
-    batch) through the shared size grid and through the table-by-table fallback."""
+    batch) through the shared size grid and through the batch's distinct size pairs."""
     from metrics import chance
     from metrics.measures import expected
     t = C.from_table(np.array([[9, 1, 0], [2, 7, 3], [0, 4, 14]]))
@@ -147,16 +147,18 @@ def test_expected_mi_batch_grid_and_one_by_one_paths_agree_with_scalar(monkeypat
     extra_r[1, 0], extra_c[1, 1] = 1, 1  # n = 1
     rows, cols = np.vstack([rows, extra_r]), np.vstack([cols, extra_c])
     scalar = [expected_mi_from_sizes(r, c) if r.sum() > 1 else 0.0 for r, c in zip(rows, cols)]
-    grid = expected_mi_batch(rows, cols)
-    calls = []
-    real = expected._emi_one_by_one
-    monkeypatch.setattr(expected, "_emi_one_by_one", lambda r, c: calls.append(len(r)) or real(r, c))
-    monkeypatch.setattr(expected, "_CHUNK_TERMS", 1)  # the grid now always costs more than the tables
-    alone = expected_mi_batch(rows, cols)
-    assert calls, "the fallback was not taken"
-    for s, g, a in zip(scalar, grid, alone):
+    results = {}
+    for path in ("_emi_grid", "_emi_distinct_pairs"):
+        calls = []
+        real = getattr(expected, path)
+        with monkeypatch.context() as m:  # every batch through this path
+            m.setattr(expected, "_emi_grid", lambda *a, real=real, calls=calls: calls.append(1) or real(*a))
+            m.setattr(expected, "_emi_distinct_pairs", lambda *a, real=real, calls=calls: calls.append(1) or real(*a))
+            results[path] = expected_mi_batch(rows, cols)
+        assert calls, f"{path} was not taken"
+    for s, g, a in zip(scalar, results["_emi_grid"], results["_emi_distinct_pairs"]):
         assert close(g, s, 1e-13) and close(a, s, 1e-13)
-    assert len(set(np.round(grid, 12))) > 10  # the draws really had different margins
+    assert len(set(np.round(results["_emi_grid"], 12))) > 10  # the draws really had different margins
 
 
 # --------------------------------------------------------------------------- pair counting
