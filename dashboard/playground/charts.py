@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard.ui.figures.charts import figure
-from dashboard.ui.figures.colours import QUALITATIVE, palette
+from dashboard.ui.figures.colours import NEUTRAL, QUALITATIVE, palette
 
 #: A marker shape per gold class, and the glyph that names it in text.
 SHAPES = (("circle", "●"), ("square", "■"), ("diamond", "◆"), ("triangle-up", "▲"), ("cross", "✚"),
@@ -47,11 +47,11 @@ def scatter_figure(points_key: tuple, _points: np.ndarray, _classes: np.ndarray,
     move draws a new one, an unrelated rerun reuses it; never changed once built)."""
     cl = np.asarray(clusters)
     data = []
-    for i in range(int(_classes.max()) + 1):
+    n_classes = int(_classes.max()) + 1
+    for i in range(n_classes):
         members = np.flatnonzero(_classes == i)
         data.append({
-            "type": "scatter", "mode": "markers", "name": class_name(i), "legendgroup": "classes",
-            "legendgrouptitle": {"text": "Gold class (shape)"} if i == 0 else None,
+            "type": "scatter", "mode": "markers", "name": class_name(i), "showlegend": False,
             "x": _points[members, 0], "y": _points[members, 1],
             "customdata": members,
             "hovertext": [f"item {m + 1} · class C{i + 1} · cluster K{cl[m] + 1}" for m in members],
@@ -59,6 +59,15 @@ def scatter_figure(points_key: tuple, _points: np.ndarray, _classes: np.ndarray,
             "marker": {"symbol": SHAPES[i % len(SHAPES)][0], "size": 11,
                        "color": [cluster_colour(c) for c in cl[members]],
                        "line": {"width": 1, "color": "#ffffff"}},
+        })
+    # The legend: the classes' shapes in a neutral grey (a class has no colour), then the clusters'
+    # colours — entries without points, so that a selection only ever holds items.
+    for i in range(n_classes):
+        data.append({
+            "type": "scatter", "mode": "markers", "x": [None], "y": [None], "legendgroup": "classes",
+            "legendgrouptitle": {"text": "Gold class (shape)"} if i == 0 else None,
+            "name": class_name(i)[2:], "hoverinfo": "skip",
+            "marker": {"symbol": SHAPES[i % len(SHAPES)][0], "size": 11, "color": NEUTRAL},
         })
     used = sorted(set(cl.tolist()))
     for n, j in enumerate(used[:MAX_LEGEND_CLUSTERS]):
@@ -73,9 +82,9 @@ def scatter_figure(points_key: tuple, _points: np.ndarray, _classes: np.ndarray,
                      "name": f"… {len(used) - MAX_LEGEND_CLUSTERS} more (colours repeat)", "hoverinfo": "skip",
                      "marker": {"symbol": "square", "size": 11, "color": palette(1)[0], "opacity": 0}})
     layout = {
-        "height": HEIGHT, "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        "height": HEIGHT, "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
         "dragmode": "select", "clickmode": "event+select",
         "xaxis": {"visible": False}, "yaxis": {"visible": False, "scaleanchor": "x"},
-        "legend": {"orientation": "v", "groupclick": "toggleitem"},
+        "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "groupclick": "toggleitem"},
     }
     return figure(data, layout)

@@ -53,7 +53,7 @@ def trajectory(scene_args: tuple[str, int, int], moves: tuple[str, ...], keys: t
         before = trajectory(scene_args, moves[:-1], keys, log_base, beta)
     scene = load_scene(*scene_args)
     _, states, _ = replayed(scene, list(moves))
-    last = metrics.Contingency.from_labels(scene.classes, states[-1])
+    last = pg.table(scene.classes, states[-1])
     row = pd.DataFrame([metrics.evaluate(last, list(keys), log_base=log_base, beta=beta)], columns=list(keys))
     return pd.concat([before, row], ignore_index=True) if moves else row
 

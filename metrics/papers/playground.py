@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.contingency import Contingency
 from .generators.checks import _count, _rng, largest_remainder
 from .generators.scatter import blobs, class_centres
 
@@ -168,6 +169,16 @@ def replay_valid(start, moves: Sequence[Move]) -> tuple[list[np.ndarray], str | 
         except ValueError as exc:
             return states, f"move {i}: {exc}"
     return states, None
+
+
+def table(classes, clusters) -> Contingency:
+    """The contingency table of a scene's clustering, classes named C1, C2, … and clusters K1, K2, …
+    by their numbers (0 → C1, K1), as the playground names them (the number order, not the text
+    order: K10 after K9)."""
+    t = Contingency.from_labels(np.asarray(classes), np.asarray(clusters))
+    rows = [f"C{int(i) + 1}" for i in t.row_labels]
+    cols = [f"K{int(j) + 1}" for j in t.col_labels]
+    return Contingency.from_table(t.to_dense(), rows, cols)
 
 
 def moved_from(before, items: Sequence[int]) -> dict[int, int]:

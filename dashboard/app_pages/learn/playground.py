@@ -66,7 +66,7 @@ if problem:
     st.session_state[pv.MOVES] = st.session_state[pv.MOVES][:len(moves)]
 url_commit(pv.MOVES, [])
 state = states[-1]
-t = metrics.Contingency.from_labels(scene.classes, state)
+t = pg.table(scene.classes, state)
 
 left, right = st.columns([5, 4], gap="large")
 with left:
@@ -116,11 +116,13 @@ with right:
         st.markdown(pv.changes_text(now))
         show_frame(now, key="pg_measures", columns=["now", "before", "change"], sortable=False, hide_index=True,
                    width="stretch", column_config={
+                       "measure": st.column_config.TextColumn("Measure", width="small"),
                        "now": st.column_config.NumberColumn("Now"),
-                       "before": st.column_config.NumberColumn("Before the last move"),
-                       "change": st.column_config.NumberColumn("Change"),
-                       "so": st.column_config.TextColumn("So", help="Better or worse by the measure's direction"),
-                       "better": st.column_config.TextColumn("Better")})
+                       "before": st.column_config.NumberColumn("Before", help="Before the last move"),
+                       "change": st.column_config.NumberColumn("Change", help="Now − before"),
+                       "so": st.column_config.TextColumn("So", help="Better or worse, by the measure's direction "
+                                                                    "(its 'better' column in the Table lab)")},
+                   column_order=["symbol", "now", "before", "change", "so", "measure"])
 
 st.subheader("Who moved")
 if not moves:

@@ -59,8 +59,16 @@ def test_a_typed_move_changes_table_measures_and_history():
     assert shown["before"].isna().all()
     # The scatter: one trace per class with its own shape, items coloured by cluster, selectable.
     spec = chart(at, "pg_scatter_0")
-    classes = [t for t in spec["data"] if t.get("legendgroup") == "classes"]
+    classes = [t for t in spec["data"] if "customdata" in t]
     assert len({t["marker"]["symbol"] for t in classes}) == 3
+    items = np.concatenate([decoded(t["customdata"]) for t in classes])
+    assert sorted(items.tolist()) == list(range(90))
+    colour_of: dict[int, set] = {}
+    for t in classes:   # each item in its cluster's colour, one colour per cluster
+        for colour, i in zip(t["marker"]["color"], decoded(t["customdata"])):
+            colour_of.setdefault(int(scene.clusters[i]), set()).add(colour)
+    assert all(len(c) == 1 for c in colour_of.values())
+    assert len(set().union(*colour_of.values())) == len(colour_of) == 3
     assert spec["layout"]["dragmode"] == "select"
     el = next(c for c in at.get("plotly_chart") if "pg_scatter_0" in c.proto.id)
     assert set(el.proto.selection_mode) == {0, 1, 2}  # points, box, lasso
@@ -80,7 +88,7 @@ def test_a_typed_move_changes_table_measures_and_history():
     assert any(after[s] != pytest.approx(before[s]) for s in after)
     # The table: a new cluster column holding the six items.
     heat = chart(at, "pg_table")["data"][0]
-    assert len(heat["x"]) == len(np.unique(moved))
+    assert heat["x"] == [f"K{j + 1}" for j in np.unique(moved)]
     z = np.array(decoded(heat["z"]), dtype=float)
     assert z.sum() == 90 and sorted(z[:, -1].tolist())[-1] >= 1
     h = history(at)
