@@ -31,6 +31,7 @@ PAGES = {
     "Learn": [
         app_page("app_pages/learn/lesson.py", title="Lesson", icon=":material/school:", url_path="lesson"),
         app_page("app_pages/learn/gallery.py", title="Paper gallery", icon=":material/fact_check:", url_path="gallery"),
+        app_page("app_pages/learn/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"),
         app_page("app_pages/learn/playground.py", title="Playground", icon=":material/touch_app:",
                  url_path="playground"),
         app_page("app_pages/learn/uniform_effect.py", title="Uniform effect", icon=":material/equalizer:",

@@ -19,7 +19,7 @@ import pytest
 from tests import ROOT
 
 FEATURES = ("chance", "solutions", "lesson", "compare", "papers", "generator", "properties", "fuzzy", "real_data",
-            "playground")
+            "playground", "glossary")
 
 
 def _python_files(*tops: str) -> list[Path]:

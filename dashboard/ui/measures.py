@@ -7,7 +7,8 @@ import pyarrow as pa
 import streamlit as st
 
 import metrics
-from dashboard.ui.readout import SHOWN_SUFFIX, text_twin
+from dashboard.ui.readout import SHOWN_SUFFIX, escape_markdown, text_twin
+from dashboard.ui.state import page_link
 from metrics.core.formatting import format_number, frame_csv
 
 COLUMNS = ["family", "key", "measure", "symbol", "value", "better", "range", "reference", "about"]
@@ -86,8 +87,13 @@ def _text_block(keys: tuple[str, ...], abouts: tuple[str, ...]) -> pa.Table:
     return pa.Table.from_pandas(frame, preserve_index=False)
 
 
+GLOSSARY = "app_pages/learn/glossary.py"
+
+
 def show_formulas(keys: list[str]) -> None:
-    """Each measure's formula (``st.latex`` of the registry's ``formula``) with its description."""
+    """Each measure's formula (``st.latex`` of the registry's ``formula``) with its description,
+    range (and the registry's note on it) and reference, and a link to its Glossary entry, where
+    every other symbol of the formula is defined."""
     for fam, label in metrics.FAMILIES.items():
         fam_keys = [k for k in keys if metrics.MEASURES[k].family == fam]
         if not fam_keys:
@@ -95,8 +101,23 @@ def show_formulas(keys: list[str]) -> None:
         st.markdown(f"**{label}**")
         for k in fam_keys:
             m = metrics.MEASURES[k]
-            st.markdown(f"{m.name} ({m.symbol}) — {m.description} *{m.reference}*")
+            st.markdown(f"{escape_markdown(m.name)} ({escape_markdown(m.symbol)}) — {escape_markdown(m.description)} "
+                        f"*{escape_markdown(m.reference)}*")
             st.latex(m.formula)
+            note = f" {escape_markdown(m.range_note)}" if m.range_note else ""
+            st.caption(f"Range {escape_markdown(m.range_text)}, "
+                       f"{'higher' if m.higher_is_better else 'lower'} is better.{note}")
+            page_link(GLOSSARY, f"{escape_markdown(m.symbol)} and its symbols in the glossary", {"gl_m": k},
+                      icon=":material/menu_book:")
+
+
+def formulas_expander(keys: list[str], key: str) -> None:
+    """The chosen measures' formulas (:func:`show_formulas`) in an expander beside a measure table
+    or chart; drawn only while open, so a closed one costs a rerun nothing."""
+    box = st.expander("Formulas of these measures (from the registry)", key=key, on_change="rerun")
+    if box.open:
+        with box:
+            show_formulas(keys)
 
 
 def download_buttons(frame: pd.DataFrame, table_csv: bytes | None, stem: str, key: str) -> None:

@@ -16,6 +16,7 @@ from dashboard.solutions import views as sv
 from dashboard.solutions.upload import upload_source
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.export import show_chart
+from dashboard.ui.measures import formulas_expander
 from dashboard.ui.presets import load_presets
 from dashboard.ui.readout import escape_markdown, format_number, show_frame
 from dashboard.ui.state import Param, page_link, page_state, url_commit, url_is_new, url_state
@@ -303,6 +304,7 @@ if sset is not None and result is not None:
     st.caption("One row per solution, one column per measure. Colour: the measure's value on the common goodness "
                "scale (`Measure.goodness`: 0 = worst, 1 = best, so distances such as VI are flipped); number: the "
                "solution's rank under that measure (1 = best; tied values share a rank). Hover for the raw value.")
+    formulas_expander(keys, key="sol_formulas")
     st.markdown("**Ranked first**")
     st.markdown(sv.first_places_markdown(sset.titled(result.ranks)))
     # Drawn only while open (a closed expander runs nothing): a step of a control pays for no

@@ -9,7 +9,7 @@ from dashboard.generator import views as gv
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatmap
 from dashboard.ui.figures.export import show_chart
-from dashboard.ui.measures import measures_frame, show_measures
+from dashboard.ui.measures import formulas_expander, measures_frame, show_measures
 from dashboard.ui.readout import show_frame
 from dashboard.ui.state import Param, page_state, url_commit, url_state
 from dashboard.ui.tables import evaluate_cached
@@ -66,6 +66,7 @@ def table_section(t: metrics.Contingency, settings) -> None:
     # Below both columns, at full width: in a column its "What it measures" fell past the edge.
     with st.expander(f"All values — {settings.unit}, β = {fmt(settings.beta)}", expanded=True):
         show_measures(measures_frame(values, list(metrics.MEASURES)), key="gen_measures")
+    formulas_expander(list(metrics.MEASURES), key="gen_formulas")
 
 
 def sweep_section(params: dict, integer: bool, settings) -> None:
