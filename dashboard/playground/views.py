@@ -43,19 +43,23 @@ def replayed(scene: pg.Scene, texts: list[str]) -> tuple[list[pg.Move], list[np.
     return moves[:len(states) - 1], states, problem if failed is None else failed
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@st.cache_data(max_entries=4096, show_spinner=False)
+def _state_values(scene_args: tuple[str, int, int], moves: tuple[str, ...], keys: tuple[str, ...],
+                  log_base: float, beta: float) -> dict[str, float]:
+    """The chosen measures of the clustering after ``moves`` (shared across sessions: a link
+    opened by a class evaluates each state once)."""
+    scene = load_scene(*scene_args)
+    _, states, _ = replayed(scene, list(moves))
+    return metrics.evaluate(pg.table(scene.classes, states[-1]), list(keys), log_base=log_base, beta=beta)
+
+
 def trajectory(scene_args: tuple[str, int, int], moves: tuple[str, ...], keys: tuple[str, ...],
                log_base: float, beta: float) -> pd.DataFrame:
     """The chosen measures of every clustering along the moves: one row per state (0 = the
-    scene's start), one column per measure (cached across sessions by the scene, moves and
-    settings: the history costs one new evaluation per move, not one per state and rerun)."""
-    if moves:
-        before = trajectory(scene_args, moves[:-1], keys, log_base, beta)
-    scene = load_scene(*scene_args)
-    _, states, _ = replayed(scene, list(moves))
-    last = pg.table(scene.classes, states[-1])
-    row = pd.DataFrame([metrics.evaluate(last, list(keys), log_base=log_base, beta=beta)], columns=list(keys))
-    return pd.concat([before, row], ignore_index=True) if moves else row
+    scene's start), one column per measure. Each state is cached on its own, so a move evaluates
+    one new clustering, not the whole history."""
+    rows = [_state_values(scene_args, moves[:i], keys, log_base, beta) for i in range(len(moves) + 1)]
+    return pd.DataFrame(rows, columns=list(keys))
 
 
 def forget_moves() -> None:
