@@ -181,3 +181,26 @@ def test_move_codec_round_trip():
     assert parse_typed("4 - 8; 13", 20) == ([3, 4, 5, 6, 7, 12], None)
     assert parse_typed("21", 20)[1] and parse_typed("x", 20)[1]
     json.dumps(encode_move(m))
+
+
+def test_items_seed_and_measure_controls():
+    at = open_app(PAGE, params={"pg_mv": ["0_n"]})
+    assert len(history(at)) == 1
+    at.slider(key="pg_n").set_value(120).run()
+    no_trouble(at)
+    assert "pg_mv" not in at.query_params                       # other items: the moves go
+    assert any("n = 120 items" in c.value for c in at.caption)
+    at.number_input(key="pg_seed").set_value(5).run()
+    scene = pg.scene("blobs", 120, 5)
+    xs = np.concatenate([decoded(t["x"]) for t in chart(at, "pg_scatter_0")["data"] if "customdata" in t])
+    assert sorted(np.round(xs, 9)) == sorted(np.round(scene.points[:, 0], 9))
+    at.multiselect(key="pg_m").set_value(["ami", "nmi_arithmetic"]).run()
+    no_trouble(at)
+    shown = measures(at)
+    want = by_symbol(expected(scene, scene.clusters, ["ami", "nmi_arithmetic"]))
+    assert sorted(shown.index) == sorted(want)
+    for sym, v in want.items():
+        assert shown.loc[sym, "now"] == pytest.approx(v)
+    assert at.query_params["pg_m"] == ["ami", "nmi_arithmetic"]
+    at.multiselect(key="pg_m").set_value([]).run()
+    assert any("Choose at least one measure" in i.value for i in at.info) and not at.exception
