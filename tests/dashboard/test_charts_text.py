@@ -89,6 +89,10 @@ STATES = [
      {"sol_src": "preset", "sol_presets": ["rh_figure2_A", "rh_figure2_B"]}),
     ("gallery", GALLERY, {}),
     ("home", HOME, {}),
+    ("playground", "app_pages/learn/playground.py", {}),
+    ("playground-singletons-moved", "app_pages/learn/playground.py",
+     {"pg_scene": "singletons", "pg_n": "60", "pg_mv": ["0-19_n", "20-39_0"]}),
+    ("uniform_effect", "app_pages/learn/uniform_effect.py", {"ue_n": "300"}),
     *_lesson_steps(),
 ]
 STATE_IDS = [s[0] for s in STATES]

@@ -8,6 +8,7 @@ from dashboard.playground.charts import scatter_figure
 from dashboard.playground.moves import MAX_MOVE_TEXT
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.charts import fmt, table_heatmap
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.readout import show_frame
 from dashboard.ui.safe_text import md
 from dashboard.ui.state import Param, page_link, page_state, url_commit, url_state
@@ -70,9 +71,9 @@ t = pg.table(scene.classes, state)
 
 left, right = st.columns([5, 4], gap="large")
 with left:
-    st.plotly_chart(scatter_figure(scene_args, scene.points, scene.classes, tuple(state.tolist())),
-                    key=f"{pv.CHART}{len(moves)}", on_select="rerun", selection_mode=("points", "box", "lasso"),
-                    width="stretch")
+    show_chart(scatter_figure(scene_args, scene.points, scene.classes, tuple(state.tolist())),
+               key=f"{pv.CHART}{len(moves)}", name="playground", on_select="rerun",
+               selection_mode=("points", "box", "lasso"))
     st.text_input("Or type item numbers", key=pv.TYPED, placeholder="e.g. 4-8, 13",
                   help="Items are numbered 1 to n (hover an item for its number); ranges with a dash.")
     items, typed_problem = pv.selection(scene, len(moves))
@@ -99,7 +100,7 @@ with left:
 
 with right:
     fig, summary = table_heatmap(t, max_rows=10, max_cols=24, height=260)
-    st.plotly_chart(fig, key="pg_table", width="stretch")
+    show_chart(fig, key="pg_table", name="playground-table")
     st.caption(summary or f"n = {fmt(t.n)} items · {fmt(t.shape[0])} classes · {fmt(t.shape[1])} clusters · "
                           f"{len(moves)} move{'s' if len(moves) != 1 else ''}")
     url_state("pg_m")

@@ -6,6 +6,7 @@ import streamlit as st
 import metrics
 from dashboard.playground import uniform as ue
 from dashboard.ui.controls import shared_controls
+from dashboard.ui.figures.export import show_chart
 from dashboard.ui.readout import format_number as fmt
 from dashboard.ui.readout import show_frame
 from dashboard.ui.safe_text import md
@@ -65,7 +66,7 @@ else:
     left, right = st.columns([1, 1], gap="large")
     with left:
         st.markdown(f"**One sample at CV₀ = {fmt(one['cv0'])}**, clustered by K-means")
-        st.plotly_chart(ue.scatter(points, classes, clusters), key="ue_scatter", width="stretch")
+        show_chart(ue.scatter(points, classes, clusters), key="ue_scatter", name="uniform-effect-kmeans")
         m1, m2, m3 = st.columns(3)
         m1.metric("CV₀ (classes)", fmt(one["cv0"]))
         m2.metric("CV₁ (clusters)", fmt(one["cv1"]))
@@ -78,7 +79,7 @@ else:
                        f"CV₀ = {fmt(one['cv0'])} is within reach of K-means (≤ {high:g})."))
     with right:
         st.markdown("**CV₁ and DCV as the classes get more skewed** (Wu et al., Figure 2)")
-        st.plotly_chart(ue.dcv_figure(sw, low, high), key="ue_dcv", width="stretch")
+        show_chart(ue.dcv_figure(sw, low, high), key="ue_dcv", name="uniform-effect-dcv")
         st.caption(f"Each point: the mean of {ue.REPEATS} samples at one setting of CV₀. DCV falls as CV₀ grows: "
                    "K-means' results drift away from the classes' sizes.")
     st.subheader("Which measures are fooled?")
