@@ -32,8 +32,12 @@ limit                            value             why, and where it is enforced
 ``STIRLING_TABLE_CELLS``         2^23              cells of the table of ratios of the k-block sampler
 ``EMI_TERM_BUDGET``              5·10^7            hypergeometric terms of AMI's exact E[I] (``expected``);
                                                    beyond, AMI is left out (``Measure.why_not``)
-``MATCHING_BUDGET``              30,000            classes and clusters sharing items that the exact
-                                                   one-to-one matching of ε and ε_n takes on (``matching``)
+``MATCHING_BUDGET``              5 s               estimated seconds of one core of the exact one-to-one
+                                                   matching of ε, ε_n, NCA, NPA and PSI on a table beyond
+                                                   2^20 cells (``matching.sparse_matching_seconds``); beyond,
+                                                   they are left out, the reason naming the estimate; a
+                                                   matching that runs past it (in steps) is stopped, the
+                                                   reason naming the seconds it ran
 ``GENERATED_CELLS``              10^8              cells of a dense table a generator builds
 ``GENERATED_ITEMS``              10^8              items a generator expands into labels (``shuffle``,
                                                    ``singletons``, ``random_tables``)
@@ -109,7 +113,7 @@ STIRLING_RECURRENCE_ITEMS = 10**6
 STIRLING_RECURRENCE_WORK = 10**8
 STIRLING_TABLE_CELLS = 1 << 23
 EMI_TERM_BUDGET = 5 * 10**7
-MATCHING_BUDGET = 30_000
+MATCHING_BUDGET = 5.0
 GENERATED_CELLS = 10**8
 GENERATED_ITEMS = 10**8
 
@@ -216,7 +220,9 @@ COSTS = {
     "table_cell": 6e-8,            # each non-zero cell (hashing, x log x, pair counts)
     "emi_term": 8e-8,              # each hypergeometric term of AMI's E[I]
     "dense_matching_cell": 2e-8,   # each cell of a dense one-to-one matching (ε, ε_n)
-    "sparse_matching_pair": 2e-9,  # each (class, cluster) pair of the largest sparse matching component
+    "sparse_matching_cell": 3e-8,  # sparse matching, compiled: each component's classes × √cells
+    "scipy_matching_cell": 2.5e-7,  # the same without numba (scipy's min_weight_full_bipartite_matching)
+    "matching_step": 1e-7,         # each cell a search of the compiled sparse matching relaxes (its budget of steps)
     # evaluate_batch of many small dense tables (chance's random tables)
     "batch": 4e-4,                 # each batch (a chunk of draws: its TableBatch, its frame)
     "batch_table_measure": 3e-7,   # each measure of each table

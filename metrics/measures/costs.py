@@ -7,11 +7,11 @@ components of the one-to-one matching of ε (:mod:`metrics.measures.matching`).
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from ..core.limits import COSTS, MATCHING_BUDGET
 from .expected import emi_out_of_budget, emi_terms
-from .matching import matching_components
+from .matching import sparse_matching_seconds
 
 __all__ = ["evaluate_seconds", "matching_seconds"]
 
@@ -30,15 +30,13 @@ def evaluate_seconds(t, keys) -> float:
 
 def matching_seconds(t) -> float:
     """Estimated seconds of the exact one-to-one matching of ε: dense up to 2^20 cells; beyond,
-    each component of the class–cluster graph that leaves a choice, of at most
-    :data:`MATCHING_BUDGET` classes and clusters, costs the square of its size (a table's own
-    components where ``t`` is a Contingency, else the worst its shape allows)."""
+    the sparse assignment's estimate (:func:`metrics.measures.matching.sparse_matching_seconds`)
+    where ``t`` is a Contingency, else the worst its shape allows (every cell filled, one
+    component). A table whose matching is over budget is not matched: 0."""
     r, k = t.shape
     if r * k <= 1 << 20:
         return COSTS["dense_matching_cell"] * r * k
     if not hasattr(t, "memo"):
-        side = min(r, k, MATCHING_BUDGET)
-        return COSTS["sparse_matching_pair"] * side * side
-    _, star, _, size = t.memo("matching_components", matching_components)
-    hard = size[~star].astype(float)
-    return COSTS["sparse_matching_pair"] * float(np.sum(hard[hard <= MATCHING_BUDGET] ** 2))
+        return COSTS["sparse_matching_cell"] * min(r, k) * math.sqrt(r * k)
+    seconds = sparse_matching_seconds(t)
+    return seconds if seconds <= MATCHING_BUDGET else 0.0  # beyond, ε is left out (matching_out_of_budget)

@@ -12,6 +12,7 @@ References
 
 from __future__ import annotations
 
+import time
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from ..core.arith import div, where
 from ..core.batch import TableBatch
 from ..core.contingency import Contingency
 from ..core.kernels import counting
-from ..core.limits import MATCHING_BUDGET
+from ..core.limits import COSTS, MATCHING_BUDGET
 from ..core.registry import register
 
 if TYPE_CHECKING:
@@ -44,8 +45,8 @@ _DENSE_MATCHING_CELLS = 1 << 20
 # From this many classes and clusters on, an integer table's dense assignment goes to
 # the compiled Jonker–Volgenant kernel where numba is installed (the `fast` extra).
 _COMPILED_MATCHING_SIZE = 64
-# MATCHING_BUDGET (metrics.core.limits): the largest component (min of its classes and clusters) the
-# sparse matcher takes on: ~3·10^4 runs in seconds, ~10^5 in half a minute, ~3·10^5 in minutes.
+# MATCHING_BUDGET (metrics.core.limits): the estimated seconds (sparse_matching_seconds) beyond which
+# ε and its kin are left out, the reason naming the estimate.
 
 
 def _frac(x, n):
@@ -198,7 +199,20 @@ def matched_mass(t):
     n_r, n_c = t.shape
     if n_r * n_c <= _DENSE_MATCHING_CELLS:
         return _dense_matching(t.to_dense() if t.grid is None else t.grid)  # read, never written
-    return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", matching_components))
+    try:
+        return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", matching_components))
+    except MatchingStopped as stopped:
+        return stopped  # memoised: matching_out_of_budget reports it, no one runs it again
+
+
+class MatchingStopped(ValueError):
+    """The sparse assignment stopped at its budget of steps (MATCHING_BUDGET seconds of one core at
+    the measured cost of a step); ``seconds`` is the time it had run."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        super().__init__(f"its exact one-to-one matching was stopped after {seconds:.2g} s of one core, at its budget "
+                         f"of {MATCHING_BUDGET:g} s (cells nearly all equal make the search explore the whole table)")
 
 
 def _dense_matching(dense: np.ndarray):
@@ -231,6 +245,11 @@ def _component_structure(rows, cols, vals, n_r: int, n_c: int):
     """Connected components of the class–cluster graph of non-zero cells: each cell's
     component, which components are stars (one class or one cluster), each
     component's largest cell, and each component's size min(#classes, #clusters)."""
+    kernels = counting.compiled_kernels()
+    if kernels is not None and rows.size:
+        comp, comp_rows, comp_cols, best = kernels.cell_components(
+            rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), vals, n_r, n_c)
+        return comp, np.minimum(comp_rows, comp_cols) == 1, best, np.minimum(comp_rows, comp_cols)
     graph = sparse.coo_matrix((np.ones(rows.size), (rows, n_r + cols)), shape=(n_r + n_c,) * 2)
     n_comp, component = connected_components(graph, directed=False)
     comp = component[rows]
@@ -241,18 +260,43 @@ def _component_structure(rows, cols, vals, n_r: int, n_c: int):
     return comp, np.minimum(comp_rows, comp_cols) == 1, best, np.minimum(comp_rows, comp_cols)
 
 
+def sparse_matching_seconds(t, compiled: bool | None = None) -> float:
+    """Estimated seconds of one core for the exact matching of a table beyond the dense
+    assignment's size: each component of the class–cluster graph that leaves a choice costs
+    about classes × √cells (the searches of the sparse assignment, one per class of the smaller
+    side, each exploring the classes that compete for its clusters), at the measured cost per
+    unit of the compiled solver, or of scipy's without numba (``COSTS`` in metrics.core.limits).
+    Stars — one class or one cluster, e.g. every component of a relabelled partition — cost
+    nothing: their largest cell is taken outright."""
+    comp, star, _, size = t.memo("matching_components", matching_components)
+    hard = ~star
+    if not hard.any():
+        return 0.0
+    cells = np.bincount(comp, minlength=star.size)[hard].astype(np.float64)
+    if compiled is None:
+        compiled = counting.compiled_kernels() is not None
+    cost = COSTS["sparse_matching_cell"] if compiled else COSTS["scipy_matching_cell"]
+    return cost * float(np.sum(size[hard] * np.sqrt(cells)))
+
+
 def matching_out_of_budget(t) -> str | None:
-    """Why ε is not computed for ``t`` (None when it is): a component of the table
-    that leaves a real choice between more than MATCHING_BUDGET classes and clusters
-    (random labels with ~10^5 values on both sides take minutes)."""
+    """Why ε is not computed for ``t`` (None when it is): its exact matching's estimated cost
+    (:func:`sparse_matching_seconds`) exceeds MATCHING_BUDGET seconds of one core — e.g. random
+    labels of 10^7 items with 10^5 values on both sides (10^7 cells sharing every class and
+    cluster). The reason names the estimate."""
     if not isinstance(t, Contingency) or t.shape[0] * t.shape[1] <= _DENSE_MATCHING_CELLS:
         return None
+    seconds = sparse_matching_seconds(t)
+    if seconds <= MATCHING_BUDGET:
+        mass = t.memo("matched_mass", matched_mass)  # run within its budget of steps
+        return str(mass) if isinstance(mass, MatchingStopped) else None
     _, star, _, size = t.memo("matching_components", matching_components)
-    hard = size[~star]
-    if hard.size == 0 or hard.max() <= MATCHING_BUDGET:
-        return None
-    return (f"its best one-to-one matching would have to choose among {int(hard.max()):,} classes and "
-            f"clusters that share items (budget {MATCHING_BUDGET:,}): too slow to compute here")
+    faster = ("" if counting.compiled_kernels() is not None else
+              f"; with the compiled solver (pip install partition-lab[fast]) about "
+              f"{sparse_matching_seconds(t, compiled=True):.2g} s")
+    return (f"its exact one-to-one matching, among up to {int(size[~star].max()):,} classes and clusters that share "
+            f"items, would take about {seconds:.2g} s of one core (estimated from the measured cost per class "
+            f"and cell), over the budget of {MATCHING_BUDGET:g} s{faster}")
 
 
 def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None):
@@ -270,6 +314,9 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None):
     rest = np.flatnonzero(~star[comp])
     if rest.size == 0:
         return total
+    compiled = _compiled_sparse_matching(rows[rest], cols[rest], vals[rest])
+    if compiled is not None:
+        return total + compiled
     order = rest[np.argsort(comp[rest], kind="stable")]
     bounds = np.flatnonzero(np.diff(comp[order])) + 1
     for cells in np.split(order, bounds):
@@ -282,6 +329,34 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None):
         else:
             total += _min_cost_matching(r, c, vals[cells], r_ids.size, c_ids.size)
     return total
+
+
+def _compiled_sparse_matching(rows, cols, vals):
+    """The maximum-weight matching of the cells (rows[k], cols[k]) holding vals[k] by the compiled
+    sparse assignment (:func:`metrics.core.kernels.compiled.sparse_max_weight_matching`), every
+    component at once (each search stays within its own); None without numba, or where integer
+    distances could overflow int64 (then the caller solves component by component with scipy)."""
+    kernels = counting.compiled_kernels()
+    if kernels is None:
+        return None
+    # Rows start the searches: the smaller side, renumbered to the classes and clusters in use.
+    r_ids, r = np.unique(rows, return_inverse=True)
+    c_ids, c = np.unique(cols, return_inverse=True)
+    if r_ids.size > c_ids.size:
+        r_ids, r, c_ids, c = c_ids, c, r_ids, r
+    integer = vals.dtype.kind in "iu"
+    if integer and int(vals.max()) * (r_ids.size + 1) >= 1 << 56:
+        return None
+    weights = vals.astype(np.int64 if integer else np.float64)
+    order = np.argsort(r, kind="stable")
+    indptr = np.zeros(r_ids.size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(r, minlength=r_ids.size), out=indptr[1:])
+    start = time.thread_time()
+    total, _, complete = kernels.sparse_max_weight_matching(indptr, c[order].astype(np.int64), weights[order],
+                                                            c_ids.size, int(MATCHING_BUDGET / COSTS["matching_step"]))
+    if not complete:
+        raise MatchingStopped(time.thread_time() - start)
+    return int(total) if integer else float(total)
 
 
 def _min_cost_matching(rows, cols, vals, n_r: int, n_c: int):
@@ -304,7 +379,10 @@ def _min_cost_matching(rows, cols, vals, n_r: int, n_c: int):
 
 
 def classification_error_value(t):
-    return 1.0 - div(t.memo("matched_mass", matched_mass), t.n, 1.0)
+    mass = t.memo("matched_mass", matched_mass)
+    if isinstance(mass, MatchingStopped):
+        raise mass
+    return 1.0 - div(mass, t.n, 1.0)
 
 
 @register("classification_error", name="Classification error", symbol="ε", family="matching",

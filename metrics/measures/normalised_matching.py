@@ -35,6 +35,7 @@ from ..core.batch import TableBatch
 from ..core.registry import register
 from .matching import (
     _DENSE_MATCHING_CELLS,
+    MatchingStopped,
     _lsa_value,
     _sparse_matching,
     epsilon_n,
@@ -67,6 +68,37 @@ def _share_of_larger(n, a, b):
     return n / np.maximum(a, b)
 
 
+def _matched(t, weight) -> float:
+    """:func:`max_weight_matching` of ``t`` once per table and weight; a big table's sparse
+    assignment that ran past its budget raises (its measure's limit said so first)."""
+    def compute(table):
+        try:
+            return max_weight_matching(table, weight)
+        except MatchingStopped as stopped:
+            return stopped
+
+    value = t.memo(f"max_weight_matching:{weight.__name__}", compute)
+    if isinstance(value, MatchingStopped):
+        raise value
+    return value
+
+
+def _out_of_budget(weight):
+    """The limit of a measure matching ``weight``: ε's (the estimate), then whether its own sparse
+    assignment finished within the budget (it is run here, once, and kept for the measure)."""
+    def why_not(t) -> str | None:
+        reason = matching_out_of_budget(t)
+        if reason or isinstance(t, TableBatch) or t.shape[0] * t.shape[1] <= _DENSE_MATCHING_CELLS:
+            return reason
+        try:
+            _matched(t, weight)
+        except MatchingStopped as stopped:
+            return str(stopped)
+        return None
+
+    return why_not
+
+
 # ------------------------------------------------------------------------------ one table
 
 
@@ -74,7 +106,7 @@ def _nca_table(t) -> float:
     k, n_clusters = t.n_classes, t.n_clusters
     if k <= 1:
         return 1.0 if n_clusters <= 1 else 0.0  # identical, or one class spread over clusters: chance
-    return (max_weight_matching(t, _share_of_class) - 1.0) / (k - 1.0)
+    return (_matched(t, _share_of_class) - 1.0) / (k - 1.0)
 
 
 def _sorted_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -90,7 +122,7 @@ def _psi_table(t, simplified: bool) -> float:
     m = max(t.n_classes, t.n_clusters)
     if m <= 1:
         return 1.0
-    s = max_weight_matching(t, _share_of_larger)
+    s = _matched(t, _share_of_larger)
     if simplified:
         return max((s - 1.0) / (m - 1.0), 0.0)
     e = float(_sorted_overlap(t.row_sums.astype(np.float64), t.col_sums.astype(np.float64))) / float(t.n)
@@ -136,7 +168,7 @@ def _either(t, one, batch):
                       "that 0 is a uniform spread and 1 a perfect match. Asymmetric: the classes are the "
                       "reference. More clusters than classes: the classes are matched into them (K stays the "
                       "denominator), so it can be negative; one class scores 1 against one cluster, else 0.",
-          limit=matching_out_of_budget)
+          limit=_out_of_budget(_share_of_class))
 def nca(t, *, log_base, beta):
     return _either(t, _nca_table, _nca_batch)
 
@@ -167,7 +199,7 @@ def npa(t, *, log_base, beta):
           description="Similarity n_ij/max(a_i, b_j) summed over the best one-to-one matching, corrected by "
                       "its expectation E under chance (sizes sorted decreasingly) and clipped at 0. One class "
                       "and one cluster score 1.",
-          limit=matching_out_of_budget)
+          limit=_out_of_budget(_share_of_larger))
 def psi(t, *, log_base, beta):
     return _either(t, lambda x: _psi_table(x, False), lambda x: _psi_batch(x, False))
 
@@ -180,6 +212,6 @@ def psi(t, *, log_base, beta):
           formula=r"PSI_s = \max\Big(0, \frac{S - 1}{\max(K,L) - 1}\Big)",
           description="The pair sets index with its chance term E replaced by 1. One class and one cluster "
                       "score 1.",
-          limit=matching_out_of_budget)
+          limit=_out_of_budget(_share_of_larger))
 def psi_simplified(t, *, log_base, beta):
     return _either(t, lambda x: _psi_table(x, True), lambda x: _psi_batch(x, True))

@@ -32,11 +32,20 @@ def test_a_relabelled_million_items_match_in_a_moment():
                                                                           "epsilon_n": 0.0}
 
 
-def test_epsilon_is_left_out_when_the_matching_is_too_large():
+def test_epsilon_is_left_out_when_the_matching_is_over_budget(monkeypatch):
+    """Beyond its budget (seconds of one core, estimated) ε is left out of evaluate, and asking
+    for it names the estimate and the budget."""
     rng = np.random.default_rng(0)
-    k = matching.MATCHING_BUDGET + 10_000
+    k = 2000
+    t = metrics.Contingency.from_labels(rng.integers(0, k, 8 * k), rng.integers(0, k, 8 * k))
+    assert t.shape[0] * t.shape[1] > matching._DENSE_MATCHING_CELLS
+    estimate = matching.sparse_matching_seconds(t)
+    assert 0 < estimate < matching.MATCHING_BUDGET
+    assert "classification_error" in metrics.evaluate(t)
+    monkeypatch.setattr(matching, "MATCHING_BUDGET", estimate / 2)
     t = metrics.Contingency.from_labels(rng.integers(0, k, 8 * k), rng.integers(0, k, 8 * k))
     values = metrics.evaluate(t)
     assert "classification_error" not in values and "epsilon_n" not in values and "vd_n" in values
-    with pytest.raises(ValueError, match=r"classification_error is not computed.*one-to-one matching"):
+    with pytest.raises(ValueError, match=r"classification_error is not computed.*one-to-one matching.*"
+                                         r"would take about [0-9.e-]+ s of one core.*over the budget"):
         metrics.MEASURES["classification_error"](t)

@@ -1,5 +1,5 @@
 """Compiled kernels (numba, the optional ``fast`` extra): counting, a grid's summary, cell sums
-and assignment.
+and assignment (dense, and sparse for big tables).
 
 Reached only through :func:`metrics.core.kernels.counting.compiled_kernels` (by the counting, by
 ``Contingency._from_grid`` and ``Contingency.compiled_cell_stats``, and by
@@ -324,3 +324,208 @@ def max_weight_assignment(w):
     for i in range(n):
         total += np.int64(w[i, col_of[i]])
     return total, col_of
+
+
+# --------------------------------------------------------------------------- sparse assignment
+@njit(cache=True, nogil=True, inline="always")
+def _heap_push(keys, nodes, size, key, node):
+    """Push (key, node) on the binary min-heap held in keys[:size], nodes[:size]; the new size."""
+    i = size
+    while i > 0:
+        parent = (i - 1) >> 1
+        if keys[parent] <= key:
+            break
+        keys[i] = keys[parent]
+        nodes[i] = nodes[parent]
+        i = parent
+    keys[i] = key
+    nodes[i] = node
+    return size + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _heap_pop(keys, nodes, size):
+    """Drop the heap's root (read by the caller first); the new size."""
+    size -= 1
+    key = keys[size]
+    node = nodes[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and keys[child + 1] < keys[child]:
+            child += 1
+        if keys[child] >= key:
+            break
+        keys[i] = keys[child]
+        nodes[i] = nodes[child]
+        i = child
+    if size > 0:
+        keys[i] = key
+        nodes[i] = node
+    return size
+
+
+@njit(cache=True, nogil=True)
+def _weight_at(indptr, indices, weights, i, j):
+    for p in range(indptr[i], indptr[i + 1]):
+        if indices[p] == j:
+            return weights[p]
+    return weights[0] * 0
+
+
+@njit(cache=True, nogil=True)
+def sparse_max_weight_matching(indptr, indices, weights, n_cols, max_steps):
+    """Largest total weight of a one-to-one matching of rows and columns (some may stay
+    unmatched) of the sparse non-negative matrix given in CSR form (``indptr``, ``indices``,
+    ``weights``; ``n_cols`` columns), the matching (row → column, a column ≥ ``n_cols``
+    meaning unmatched), and whether it is complete: the searches stop after ``max_steps``
+    relaxations of a cell (the caller's budget), the total and matching being then partial.
+
+    Successive shortest augmenting paths (the last phase of Jonker & Volgenant's method) on the
+    non-zero cells only, with a binary heap for Dijkstra's frontier: every row gets a private
+    dummy column, so a full matching of the rows always exists, and the costs are
+    c_ij = max(w) − w_ij for cells and max(w) for dummies (a minimum-cost full matching is then
+    a maximum-weight matching). Each free row in turn starts a search over the reduced costs
+    c_ij − v_j − u_i ≥ 0 that stops at the first free column it settles; the prices of the
+    columns it settled are then raised so that every reduced cost stays ≥ 0 and every matched
+    cell tight — which makes each search short: it explores only the rows that compete for its
+    best columns. Integer weights keep every comparison exact (the caller keeps max(w) times
+    the rows below 2^56, so no distance overflows); float weights are compared as floats, as
+    scipy's solvers do. Tables whose cells are nearly all equal (random labels, few items a cell)
+    are the slow case: a search then explores every row reachable at no extra cost.
+    """
+    n_rows = indptr.shape[0] - 1
+    zero = weights[0] * 0
+    top = zero
+    for p in range(weights.shape[0]):
+        top = max(top, weights[p])
+    m = n_cols + n_rows
+    v = np.zeros(m, dtype=weights.dtype)
+    d = np.zeros(m, dtype=weights.dtype)
+    row_of = np.full(m, -1, dtype=np.int64)
+    col_of = np.full(n_rows, -1, dtype=np.int64)
+    pred = np.zeros(m, dtype=np.int64)
+    state = np.zeros(m, dtype=np.int8)  # 0 not reached, 1 on the frontier, 2 settled
+    touched = np.empty(m, dtype=np.int64)
+    settled = np.empty(m, dtype=np.int64)
+    # Each search pushes at most once per cell and dummy it relaxes.
+    heap_keys = np.empty(weights.shape[0] + n_rows + 1, dtype=weights.dtype)
+    heap_nodes = np.empty(weights.shape[0] + n_rows + 1, dtype=np.int64)
+    steps = 0
+    for source in range(n_rows):
+        if steps > max_steps:
+            return zero, col_of, False
+        n_touched = 0
+        n_settled = 0
+        size = 0
+        end = -1
+        dmin = zero
+        row = source
+        base = zero  # distance of the row reached, minus its own reduced cost (0 for the source)
+        while True:
+            # Relax the row's cells and its dummy column.
+            steps += indptr[row + 1] - indptr[row] + 1
+            for p in range(indptr[row], indptr[row + 1] + 1):
+                if p < indptr[row + 1]:
+                    k = indices[p]
+                    h = base + top - weights[p] - v[k]
+                else:
+                    k = n_cols + row
+                    h = base + top - v[k]
+                if state[k] == 2:
+                    continue
+                if state[k] == 0:
+                    state[k] = 1
+                    touched[n_touched] = k
+                    n_touched += 1
+                elif h >= d[k]:
+                    continue
+                d[k] = h
+                pred[k] = row
+                size = _heap_push(heap_keys, heap_nodes, size, h, k)
+            # Settle the nearest column not settled yet (stale heap entries skipped).
+            j = -1
+            while size > 0:
+                key = heap_keys[0]
+                node = heap_nodes[0]
+                size = _heap_pop(heap_keys, heap_nodes, size)
+                if state[node] != 2 and key == d[node]:
+                    j = node
+                    break
+            dmin = d[j]
+            if row_of[j] < 0:
+                end = j
+                break
+            state[j] = 2
+            settled[n_settled] = j
+            n_settled += 1
+            row = row_of[j]
+            own = top - v[j] if j >= n_cols else top - _weight_at(indptr, indices, weights, row, j) - v[j]
+            base = dmin - own
+        for q in range(n_settled):
+            k = settled[q]
+            v[k] += d[k] - dmin
+        for q in range(n_touched):
+            state[touched[q]] = 0
+        # Flip the path from the free column found back to the source.
+        j = end
+        while True:
+            i = pred[j]
+            row_of[j] = i
+            nxt = col_of[i]
+            col_of[i] = j
+            j = nxt
+            if i == source:
+                break
+    total = zero
+    for i in range(n_rows):
+        if col_of[i] < n_cols:
+            total += _weight_at(indptr, indices, weights, i, col_of[i])
+    return total, col_of, True
+
+
+@njit(cache=True, nogil=True)
+def _root(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]  # path halving
+        x = parent[x]
+    return x
+
+
+@njit(cache=True, nogil=True)
+def cell_components(rows, cols, vals, n_rows, n_cols):
+    """Connected components of the class–cluster graph whose edges are the cells (rows[k], cols[k]):
+    each cell's component (numbered 0.. in order of their first cell), and per component its
+    classes, its clusters and its largest cell — by union–find in one pass over the cells,
+    where a sparse-graph search first builds the graph."""
+    parent = np.arange(n_rows + n_cols)
+    for k in range(rows.shape[0]):
+        x = _root(parent, rows[k])
+        y = _root(parent, n_rows + cols[k])
+        if x != y:
+            parent[max(x, y)] = min(x, y)
+    label = np.full(n_rows + n_cols, -1, dtype=np.int64)
+    comp = np.empty(rows.shape[0], dtype=np.int64)
+    n_comp = 0
+    for k in range(rows.shape[0]):
+        x = _root(parent, rows[k])
+        if label[x] < 0:
+            label[x] = n_comp
+            n_comp += 1
+        comp[k] = label[x]
+    comp_rows = np.zeros(n_comp, dtype=np.int64)
+    comp_cols = np.zeros(n_comp, dtype=np.int64)
+    best = np.zeros(n_comp, dtype=vals.dtype)
+    for i in range(n_rows):
+        x = _root(parent, i)
+        if label[x] >= 0:
+            comp_rows[label[x]] += 1
+    for j in range(n_cols):
+        x = _root(parent, n_rows + j)
+        if label[x] >= 0:
+            comp_cols[label[x]] += 1
+    for k in range(rows.shape[0]):
+        best[comp[k]] = max(best[comp[k]], vals[k])
+    return comp, comp_rows, comp_cols, best

@@ -1,0 +1,114 @@
+"""The exact matching of ε, ε_n, NCA, NPA and PSI on big sparse tables: the compiled sparse
+assignment (metrics.core.kernels.compiled.sparse_max_weight_matching) and the union–find components
+against scipy's dense assignment and graph components, and a 10^5 × 10^5 table of 10^6 cells
+matched exactly (it was refused: over 30,000 classes sharing items)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse
+from scipy.optimize import linear_sum_assignment
+
+import metrics
+from metrics.core.kernels import counting
+from metrics.measures import matching
+
+compiled = pytest.importorskip("metrics.core.kernels.compiled", reason="numba (the `fast` extra) is not installed")
+
+
+def sparse_table(rng, n_r, n_c, density, top):
+    return rng.integers(1, top + 1, (n_r, n_c)) * (rng.random((n_r, n_c)) < density)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 40), st.floats(0.01, 1.0), st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_compiled_sparse_assignment_equals_scipy_s_dense_assignment(n_r, n_c, density, top, seed):
+    """Integer weights (few distinct values: many ties) exactly; the same cells' float weights
+    (n_ij / a_i, NCA's) to rounding; rectangular tables either way round."""
+    rng = np.random.default_rng(seed)
+    dense = sparse_table(rng, n_r, n_c, density, top)
+    rows, cols = np.nonzero(dense)
+    if rows.size == 0:
+        return
+    r, c = linear_sum_assignment(dense, maximize=True)
+    assert matching._compiled_sparse_matching(rows, cols, dense[rows, cols]) == dense[r, c].sum()
+    share = dense / np.maximum(dense.sum(axis=1, keepdims=True), 1)
+    r, c = linear_sum_assignment(share, maximize=True)
+    assert matching._compiled_sparse_matching(rows, cols, share[rows, cols]) == pytest.approx(
+        share[r, c].sum(), abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 60), st.floats(0.005, 0.2), st.integers(0, 2**32 - 1))
+def test_compiled_components_equal_scipy_s(n_r, n_c, density, seed):
+    """The union–find components: the same partition of the cells, and per component the same
+    classes, clusters and largest cell, as scipy's connected_components."""
+    rng = np.random.default_rng(seed)
+    dense = sparse_table(rng, n_r, n_c, density, 9)
+    rows, cols = np.nonzero(dense)
+    if rows.size == 0:
+        return
+    fast = matching._component_structure(rows, cols, dense[rows, cols], n_r, n_c)
+    counting.FORCE_KERNEL = "numpy"
+    try:
+        plain = matching._component_structure(rows, cols, dense[rows, cols], n_r, n_c)
+    finally:
+        counting.FORCE_KERNEL = None
+    to_plain = dict(zip(fast[0].tolist(), plain[0].tolist()))
+    assert len(to_plain) == len(set(plain[0].tolist())) == fast[1].size
+    assert [to_plain[c] for c in fast[0].tolist()] == plain[0].tolist()
+    order = np.array([to_plain[c] for c in range(fast[1].size)])
+    for x, y in zip(fast[1:], plain[1:]):
+        np.testing.assert_array_equal(x, y[order])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sparse_and_scipy_paths_give_the_same_epsilon(seed):
+    """A table beyond the dense assignment's size (1500 × 1500) with components of every kind:
+    the compiled solver and scipy's component-by-component path give the same ε, ε_n, NPA exactly
+    and NCA, PSI to rounding."""
+    rng = np.random.default_rng(seed)
+    n = 20_000
+    gold = rng.integers(0, 1500, n)
+    pred = np.where(rng.random(n) < 0.8, gold, rng.integers(0, 1500, n))
+    t = metrics.Contingency.from_labels(gold, pred)
+    assert t.shape[0] * t.shape[1] > matching._DENSE_MATCHING_CELLS
+    keys = ["classification_error", "epsilon_n", "npa", "nca", "psi"]
+    fast = metrics.evaluate(t, keys)
+    counting.FORCE_KERNEL = "numpy"
+    try:
+        plain = metrics.evaluate(metrics.Contingency.from_labels(gold, pred), keys)
+    finally:
+        counting.FORCE_KERNEL = None
+    for key in keys[:3]:
+        assert fast[key] == plain[key], key
+    for key in keys[3:]:
+        assert fast[key] == pytest.approx(plain[key], abs=1e-12), key
+
+
+def test_a_hundred_thousand_classes_and_clusters_are_matched_exactly():
+    """10^5 classes × 10^5 clusters, 10^6 non-zero cells in one component: a planted one-to-one
+    matching of cells 20–30 and noise cells 1–19. Every noise cell of a matching displaces its
+    row's planted cell, which is larger, so the planted cells are the best matching: ε is known
+    exactly. (Before, ε was refused here: more than 30,000 classes and clusters sharing items.)"""
+    rng = np.random.default_rng(3)
+    k = 10**5
+    perm = rng.permutation(k)
+    noise_r, noise_c = rng.integers(0, k, 9 * 10**5), rng.integers(0, k, 9 * 10**5)
+    keep = noise_c != perm[noise_r]
+    planted = rng.integers(20, 31, k)
+    rows = np.concatenate([np.arange(k), noise_r[keep]])
+    cols = np.concatenate([perm, noise_c[keep]])
+    vals = np.concatenate([planted, rng.integers(1, 20, int(keep.sum()))])
+    t = metrics.Contingency.from_table(sparse.coo_matrix((vals, (rows, cols)), shape=(k, k)).tocsr())
+    assert t.n_cells > 9 * 10**5
+    _, star, _, size = t.memo("matching_components", matching.matching_components)
+    assert size[~star].max() > 90_000  # one giant component: no shortcut
+    assert metrics.MEASURES["classification_error"].why_not(t) is None
+    values = metrics.evaluate(t, ["classification_error", "epsilon_n"])
+    expected = 1.0 - int(planted.sum()) / t.n
+    assert values["classification_error"] == pytest.approx(expected, rel=0, abs=1e-15)
+    assert values["epsilon_n"] == pytest.approx(expected / (1.0 - 1.0 / k), rel=0, abs=1e-15)
