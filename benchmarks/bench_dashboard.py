@@ -11,7 +11,8 @@ finished (``[data-testid="stApp"][data-test-script-state="notRunning"]``, after 
 that state) *and* the server's CPU counter must stand still for ``QUIET_S`` — Streamlit sends "script
 finished" before its post-run clean-up (garbage collection), which would otherwise be missed.
 
-Figures, per page (the app's ``PAGES``; a page file that does not exist yet is skipped):
+Figures, per page (the app's ``PAGES``; a page file that does not exist yet is skipped), and for the
+playground its moves (a box drawn on the scatter, then "Move": ``playground_moves``):
 
 * **first load** — a fresh server whose very first request is this page (a deep link right after
   ``partition-lab app``, which imports the pages' libraries and fills the heavy pages' caches
@@ -68,6 +69,7 @@ PAGES = [
     ("generator_lab", "generator_lab", "generator_lab.py"),
     ("property_checker", "property_checker", "property_checker.py"), ("fuzzy_lab", "fuzzy_lab", "fuzzy_lab.py"),
     ("real_data", "real_data", "real_data.py"), ("chance", "chance", "chance.py"), ("gallery", "gallery", "gallery.py"),
+    ("playground", "playground", "playground.py"), ("uniform_effect", "uniform_effect", "uniform_effect.py"),
 ]
 
 # Counts the times the app leaves "notRunning" (a rerun was requested or started) and "running", and
@@ -449,7 +451,63 @@ def measure_page(browser, pid: int, url: str, name: str, path: str, args) -> Pag
         print(f"    {title}: {len(samples)} steps, median "
               f"{statistics.median(samples) if samples else float('nan'):.3f} s",
               flush=True)
+    if name == "playground" and args.steps:
+        s = Session(browser, pid, url)
+        try:
+            s.open(path)
+            res.controls.update(playground_moves(s, args.steps))
+        except Exception as exc:  # report it, go on with the other pages
+            res.notes.append(f"playground moves: stopped ({type(exc).__name__}: {str(exc).splitlines()[0][:160]})")
+        finally:
+            res.notes += [f"playground moves: {e}" for e in dict.fromkeys(s.errors)]
+            s.close()
+        for title in [t for t in res.controls if t.startswith("playground:")]:
+            xs = res.controls[title]
+            print(f"    {title}: {len(xs)} steps, median {statistics.median(xs) if xs else float('nan'):.3f} s",
+                  flush=True)
     return res
+
+
+# The playground's move: a box drawn on the scatter (a rerun with the selection), then the Move button
+# (a rerun that replays the moves, counts the table and evaluates the chosen measures of the new
+# clustering). Each box is another rectangle, so each move takes other items.
+SCATTER_DRAG = '[data-testid="stPlotlyChart"] .js-plotly-plot .nsewdrag'
+MOVE_BUTTON = ".st-key-pg_move button"
+
+
+def playground_moves(s: Session, steps: int) -> dict[str, list[float]]:
+    """Server CPU of ``steps`` moves on the playground: the box selection and the Move click, and
+    both together (one move as the reader makes it)."""
+    import random
+
+    page, rng = s.page, random.Random(0)
+    out: dict[str, list[float]] = {"playground: select (a box on the scatter)": [],
+                                   "playground: move (the Move button)": [],
+                                   "playground: one move (select + Move)": []}
+    for _ in range(steps * 2):
+        if len(out["playground: one move (select + Move)"]) >= steps:
+            break
+        box = page.locator(SCATTER_DRAG).first.bounding_box()
+        x0, y0 = box["x"] + rng.uniform(0.05, 0.55) * box["width"], box["y"] + rng.uniform(0.05, 0.55) * box["height"]
+        x1, y1 = x0 + rng.uniform(0.2, 0.4) * box["width"], y0 + rng.uniform(0.2, 0.4) * box["height"]
+
+        def select(x0=x0, y0=y0, x1=x1, y1=y1):
+            page.mouse.move(x0, y0)
+            page.mouse.down()
+            page.mouse.move(x1, y1, steps=6)
+            page.mouse.up()
+
+        picked = s.step(select)
+        button = page.locator(MOVE_BUTTON)
+        if picked is None or button.count() != 1 or button.is_disabled():
+            continue  # an empty box: no item, nothing to move
+        moved = s.step(lambda: button.click())
+        if moved is None:
+            continue
+        out["playground: select (a box on the scatter)"].append(picked)
+        out["playground: move (the Move button)"].append(moved)
+        out["playground: one move (select + Move)"].append(picked + moved)
+    return out
 
 
 def verdict(value: float, target: float) -> str:
@@ -502,7 +560,9 @@ def main() -> int:
     if unknown:
         ap.error(f"unknown page(s): {', '.join(sorted(unknown))}")
     pages = [p for p in PAGES if (not wanted or p[0] in wanted)]
-    missing = [p[0] for p in pages if not (ROOT / "dashboard" / "app_pages" / p[2]).is_file()]
+    from dashboard import page_scripts  # the page files, in the sidebar's section folders
+
+    missing = [p[0] for p in pages if p[0] not in page_scripts()]
     pages = [p for p in pages if p[0] not in missing]
     options = []
     for o in args.opt:
