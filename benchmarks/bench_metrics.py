@@ -23,16 +23,18 @@ machine disturbs far less (everything timed on the host is single-threaded; the 
 section always uses wall-clock time). The compiled
 kernels are loaded (or compiled) before timing; the first call's time is printed once.
 
-When a GPU is present (CuPy, or PyTorch with CUDA), a GPU section times the same
-labels on the device: ours (counted on the device, measures on the host), the
-device's raw bincount of the table and its read floor, and torchmetrics' V-measure
-and ARI where installed (with their values beside ours).
+When a GPU is present, a GPU section times the same labels on the device, once through
+PyTorch (with CUDA) and once through CuPy, each where installed: ours (counted and
+summarised on the device, measures on the host) for V alone and for every measure but
+AMI, the device's raw bincount of the table and its read floor, and torchmetrics'
+V-measure and ARI where installed (CuPy's arrays handed to it through DLPack), with
+their values beside ours.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import itertools
 import time
 import warnings
 
@@ -137,86 +139,182 @@ def ami_cases(repeat: int, sklearn_1e6: bool) -> None:
     print(f"{'25,000 tables 11x17, all but AMI (batch)':<44} {'':>10} {ours:8.3f}")
 
 
+# --------------------------------------------------------------------------- tables that merge
+def merge_cases(n: int, repeat: int) -> None:
+    """``sum(tables)`` and ``Contingency.merge(tables)`` of tables counted from batches (the labels
+    of each batch: a slice of all), and counting the batches then summing, against ``from_labels``
+    of all the items at once: the price of accumulating mini-batches."""
+    print(f"\n{'tables that merge':<44} {'batches':>8} {'sum s':>8} {'merge s':>8} {'count+sum s':>11} "
+          f"{'all at once s':>13} {'(count+sum)/all':>15}")
+    rng = np.random.default_rng(5)
+    for k_r, k_c, label in ((1000, 1000, "1000x1000"), (10**5, 10**5, "1e5x1e5 (sparse)")):
+        a, b = rng.integers(0, k_r, n), rng.integers(0, k_c, n)
+        for batches in (10, 100):
+            cuts = np.linspace(0, n, batches + 1).astype(np.int64)
+            parts = [(a[i:j], b[i:j]) for i, j in itertools.pairwise(cuts)]
+            tables = [metrics.Contingency.from_labels(x, y) for x, y in parts]
+            summed = best_of(lambda tables=tables: sum(tables), repeat)
+            merged = best_of(lambda tables=tables: metrics.Contingency.merge(tables), repeat)
+            counted = best_of(lambda parts=parts: sum(metrics.Contingency.from_labels(x, y) for x, y in parts), repeat)
+            whole = best_of(lambda: metrics.Contingency.from_labels(a, b), repeat)
+            print(f"{f'{n:.0e} labels {label}':<44} {batches:>8} {summed:8.4f} {merged:8.4f} {counted:11.4f} "
+                  f"{whole:13.4f} {counted / whole:15.2f}", flush=True)
+
+
 # --------------------------------------------------------------------------- GPU
-def _gpu(dry_run: bool = False):
-    """(library, module, device) for a GPU present here, or None. ``dry_run``: PyTorch's
-    CPU device instead, to check this section on a machine without a GPU."""
+# The measures that solve an assignment problem (matching classes to clusters): their cost is
+# that of the assignment, not of a pass over the cells, so the table cases show them apart.
+ASSIGNMENT_KEYS = {"classification_error", "epsilon_n", "nca", "npa", "psi", "psi_simplified"}
+
+
+def _evaluate_fresh(make_table, keys) -> None:
+    metrics.evaluate(make_table(), keys)
+
+
+def table_cases(repeat: int, quick: bool) -> None:
+    """Issue 26, item 3: every measure of a big table from one pass over its cells.
+
+    * "all measures of a 1000 x 1000 table": ``evaluate(Contingency.from_table(grid))`` of a
+      dense integer grid (counts 0-19, 10^7 items), every measure but AMI, against reading the
+      grid once (its sum); then the same without the assignment measures, and ``from_table``
+      alone.
+    * a coordinate table of 10^5 x 10^5 classes and clusters with 10^6 (``--quick``) or 10^7
+      non-zero cells (``from_table`` of a scipy COO matrix, then every measure but AMI and the
+      assignment ones): the per-cell sums come from one compiled pass, against reading the
+      cells' three arrays once.
+    """
+    rng = np.random.default_rng(26)
+    grid = rng.integers(0, 20, (1000, 1000))
+    no_assignment = [k for k in KEYS if k not in ASSIGNMENT_KEYS]
+    metrics.evaluate(metrics.Contingency.from_table(grid), KEYS)  # loads the kernels
+    floor = best_of(grid.sum, 2 * repeat)
+    print(f"\n{'table case':<52} {'floor ms':>9} {'ours ms':>9} {'ours/floor':>10}")
+
+    def row(name, floor_s, ours_s):
+        print(f"{name:<52} {floor_s * 1e3:9.3f} {ours_s * 1e3:9.3f} {ours_s / floor_s:10.1f}", flush=True)
+
+    def from_grid():
+        return metrics.Contingency.from_table(grid)
+
+    row(f"all measures of a 1000 x 1000 table ({len(KEYS)})", floor,
+        best_of(lambda: _evaluate_fresh(from_grid, KEYS), 2 * repeat))
+    row(f"  the {len(no_assignment)} without an assignment", floor,
+        best_of(lambda: _evaluate_fresh(from_grid, no_assignment), 4 * repeat))
+    row("  from_table alone", floor, best_of(from_grid, 4 * repeat))
+    from scipy import sparse
+
+    for cells in (10**6,) if quick else (10**6, 10**7):
+        k = 10**5
+        rows = np.sort(rng.integers(0, k, cells))
+        cols = rng.integers(0, k, cells)
+        coo = sparse.coo_matrix((rng.integers(1, 5, cells), (rows, cols)), shape=(k, k))
+        coo.sum_duplicates()
+        data, r, c = coo.data, coo.row, coo.col
+        cell_floor = best_of(lambda: (data.sum(), r.sum(), c.sum()), repeat)
+        table = metrics.Contingency.from_table(coo)
+        build = best_of(lambda: metrics.Contingency.from_table(coo), repeat)
+
+        def fresh():
+            # the built table's cells, without its cached quantities
+            return metrics.Contingency(table.rows, table.cols, table.values, table.row_labels, table.col_labels)
+
+        ours = best_of(lambda: _evaluate_fresh(fresh, no_assignment), repeat)
+        row(f"{table.n_cells:.1e}-cell table 1e5 x 1e5: {len(no_assignment)} measures", cell_floor, ours)
+        row("  from_table of its COO matrix", cell_floor, build)
+
+
+def _gpu_libraries(dry_run: bool = False):
+    """[(library, module, device)] for PyTorch with CUDA and for CuPy with a GPU, each where
+    present. ``dry_run``: PyTorch's CPU device instead, to check this section without a GPU."""
+    found = []
     try:
         import torch
 
         if torch.cuda.is_available():
-            return "torch", torch, "cuda"
-        if dry_run:
-            return "torch", torch, "cpu"
+            found.append(("torch", torch, "cuda"))
+        elif dry_run:
+            found.append(("torch", torch, "cpu"))
     except Exception:  # no PyTorch, or a broken CUDA install
         pass
     try:
         import cupy
 
-        if cupy.cuda.runtime.getDeviceCount() > 0:
-            return "cupy", cupy, "cuda"
+        if not dry_run and cupy.cuda.runtime.getDeviceCount() > 0:
+            found.append(("cupy", cupy, "cuda"))
     except Exception:
         pass
-    return None
+    return found
+
+
+def _torchmetrics():
+    """(torch, v_measure_score, adjusted_rand_score) of torchmetrics, or Nones where it is absent."""
+    warnings.filterwarnings("ignore", message="Sparse invariant checks")  # torchmetrics' own warning
+    try:
+        import torch
+        from torchmetrics.functional.clustering import adjusted_rand_score, v_measure_score
+    except Exception:  # torchmetrics not installed
+        return None, None, None
+    return torch, v_measure_score, adjusted_rand_score
 
 
 def gpu_cases(sizes, repeat: int, dry_run: bool = False) -> None:
-    found = _gpu(dry_run)
-    if found is None:
+    found = _gpu_libraries(dry_run)
+    if not found:
         print("\nGPU: none found (neither PyTorch with CUDA nor CuPy): GPU section not run.")
         return
-    lib, mod, device = found
-    if lib == "torch":
-        sync = mod.cuda.synchronize if device == "cuda" else (lambda: None)
-        name = mod.cuda.get_device_name(0) if device == "cuda" else "CPU (dry run: not a GPU figure)"
-        to_dev = lambda x: mod.as_tensor(x, device=device)  # noqa: E731
-    else:
-        sync = mod.cuda.Device().synchronize
-        name = mod.cuda.runtime.getDeviceProperties(0)["name"].decode()
-        to_dev = mod.asarray
-    bincount = lambda keys, m: mod.bincount(keys, minlength=m)  # noqa: E731
-    v_measure_score = adjusted_rand_score = None
-    warnings.filterwarnings("ignore", message="Sparse invariant checks")  # torchmetrics' own warning
-    if lib == "torch":
-        with contextlib.suppress(Exception):  # torchmetrics not installed
-            from torchmetrics.functional.clustering import adjusted_rand_score, v_measure_score
-
     global CLOCK
     CLOCK = time.perf_counter  # device work is not this process's CPU time
+    torch, tm_v, tm_ari = _torchmetrics()
+    for lib, mod, device in found:
+        if lib == "torch":
+            sync = mod.cuda.synchronize if device == "cuda" else (lambda: None)
+            name = mod.cuda.get_device_name(0) if device == "cuda" else "CPU (dry run: not a GPU figure)"
+            to_dev = lambda x, mod=mod, device=device: mod.as_tensor(x, device=device)  # noqa: E731
+            as_torch = lambda x: x  # noqa: E731
+        else:
+            sync = mod.cuda.Device().synchronize
+            name = mod.cuda.runtime.getDeviceProperties(0)["name"].decode()
+            to_dev = mod.asarray
+            # torchmetrics reads the same device memory through DLPack (no copy).
+            as_torch = (lambda x: torch.from_dlpack(x)) if torch is not None else None
 
-    def timed(fn):
-        def run():
-            out = fn()
-            sync()
-            return out
-        run()
-        return best_of(run, repeat)
+        def timed(fn, sync=sync):
+            def run():
+                out = fn()
+                sync()
+                return out
+            run()
+            return best_of(run, repeat)
 
-    print(f"\nGPU ({lib}, {name}): labels already on the device")
-    print(f"{'case':<34} {'read s':>8} {'bincount s':>10} {'ours s':>8} {'ours/bincount':>13} "
-          f"{'tm V s':>8} {'tm ARI s':>8}  V ours | torchmetrics, ARI ours | torchmetrics")
-    rng = np.random.default_rng(3)
-    for n in sizes:
-        for k in (10, 1000):
-            gpu_case(rng, n, k, to_dev, timed, bincount, v_measure_score, adjusted_rand_score)
+        print(f"\nGPU ({lib}, {name}): labels already on the device; ours V = from_labels + V, ours all = "
+              "from_labels + every measure but AMI; tm = torchmetrics")
+        print(f"{'case':<30} {'read s':>8} {'bincount s':>10} {'ours V s':>9} {'V/bincount':>10} {'ours all s':>10} "
+              f"{'tm V s':>8} {'ours V/tm V':>11} {'tm ARI s':>8}  V ours | tm, ARI ours | tm")
+        rng = np.random.default_rng(3)
+        for n in sizes:
+            for k in (10, 1000):
+                gpu_case(rng, n, k, to_dev, timed, mod.bincount, as_torch if tm_v is not None else None, tm_v, tm_ari)
 
 
-def gpu_case(rng, n, k, to_dev, timed, bincount, v_measure_score, adjusted_rand_score) -> None:
+def gpu_case(rng, n, k, to_dev, timed, bincount, as_torch, tm_v, tm_ari) -> None:
     a = to_dev(rng.integers(0, k, n))
     b = to_dev(rng.integers(0, k, n))
     read = timed(lambda: (a.sum(), b.sum()))
-    raw = timed(lambda: bincount(a * k + b, k * k))  # the table, nothing else
+    raw = timed(lambda: bincount(a * k + b, minlength=k * k))  # the table, nothing else
+    only_v = lambda: metrics.evaluate(metrics.Contingency.from_labels(a, b), ["v_measure"])  # noqa: E731
+    ours_v = timed(only_v)
     ours = timed(lambda: all_but_ami(a, b))
     values = all_but_ami(a, b)
-    tm_v = tm_ari = float("nan")
+    tm_v_s = tm_ari_s = float("nan")
     compared = ""
-    if v_measure_score is not None:
-        tm_v = timed(lambda: v_measure_score(b, a))
-        tm_ari = timed(lambda: adjusted_rand_score(b, a))
-        compared = (f"  {values['v_measure']:.6f} | {float(v_measure_score(b, a)):.6f}, "
-                    f"{values['ari']:.3g} | {float(adjusted_rand_score(b, a)):.3g}")
-    print(f"{f'{n:.0e} int64 labels {k}x{k}':<34} {read:8.4f} {raw:10.4f} {ours:8.4f} "
-          f"{ours / raw:13.1f} {tm_v:8.4f} {tm_ari:8.4f}{compared}", flush=True)
+    if as_torch is not None:
+        ta, tb = as_torch(a), as_torch(b)
+        tm_v_s = timed(lambda: tm_v(tb, ta))
+        tm_ari_s = timed(lambda: tm_ari(tb, ta))
+        compared = (f"  {values['v_measure']:.6f} | {float(tm_v(tb, ta)):.6f}, "
+                    f"{values['ari']:.3g} | {float(tm_ari(tb, ta)):.3g}")
+    print(f"{f'{n:.0e} int64 labels {k}x{k}':<30} {read:8.4f} {raw:10.4f} {ours_v:9.4f} {ours_v / raw:10.2f} "
+          f"{ours:10.4f} {tm_v_s:8.4f} {ours_v / tm_v_s:11.2f} {tm_ari_s:8.4f}{compared}", flush=True)
 
 
 def main() -> None:
@@ -254,6 +352,8 @@ def main() -> None:
     if not args.only_labels:
         string_case(n // 10, repeat)
         ami_cases(repeat, args.sklearn_ami_1e6)
+        merge_cases(n, repeat)
+        table_cases(repeat, args.quick)
     gpu_cases([n] if args.only_labels else sorted({n, 10**8}), repeat)
 
 

@@ -170,6 +170,14 @@ def union_codes(label_lists) -> tuple[list[np.ndarray], np.ndarray]:
     order (:func:`metrics.core.labels.sorted_codes`: sorted where the labels can be ordered, else in
     order of first appearance, table after table), and each table's labels as codes into it."""
     arrays = [label_array(x) for x in label_lists]
+    first = arrays[0] if arrays else None
+    if first is not None and all(a is first or (a.size == first.size and _same_labels(a, first)) for a in arrays):
+        # Every table has the same labels (mini-batches that each saw every class): no union to make.
+        codes = np.arange(first.size, dtype=np.int64)
+        return [codes] * len(arrays), first
+    numeric = _numeric_union(arrays)
+    if numeric is not None:
+        return numeric
     joined = np.concatenate(arrays) if arrays else np.empty(0, dtype=object)
     with warnings.catch_warnings():
         # pandas warns while it tries to order tuples among other labels; unorderable labels
@@ -185,9 +193,41 @@ def union_codes(label_lists) -> tuple[list[np.ndarray], np.ndarray]:
     return np.split(codes.astype(np.int64, copy=False), splits), label_array(uniques)
 
 
+def _numeric_union(arrays: list[np.ndarray]):
+    """:func:`union_codes` of labels that are all Python ints, or all floats (what from_labels
+    makes of integer or float labels), through numpy's sort instead of a sort of objects; None
+    for any other labels."""
+    kinds = {type(x) for a in arrays for x in a}
+    if kinds not in ({int}, {float}):
+        return None
+    dtype = np.int64 if kinds == {int} else np.float64
+    try:
+        values = [a.astype(dtype) for a in arrays]
+    except OverflowError:  # an int past int64
+        return None
+    # Each table's labels are sorted already: a stable sort merges the runs; then the repeats go.
+    joined = np.concatenate(values)
+    joined.sort(kind="stable")
+    labels = joined[np.concatenate(([True], joined[1:] != joined[:-1]))] if joined.size else joined
+    return [np.searchsorted(labels, v).astype(np.int64, copy=False) for v in values], labels.astype(object)
+
+
+def _same_labels(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal labels of one type each, position by position (1 and True, equal but not the same
+    label, go through the union)."""
+    try:
+        same = bool(np.all(a == b))
+    except Exception:  # labels whose comparison is not a plain truth value
+        return False
+    return same and all(type(x) is type(y) for x, y in zip(a[:1], b[:1])) and \
+        {type(x) for x in a} == {type(x) for x in b}
+
+
 def summed_cells(tables, col_codes=None, n_cols=None):
     """The cells of the sum of ``tables`` (Contingency objects), labels matched by value:
-    ``(rows, cols, values, row_labels, col_labels)`` with the cells in row-major order.
+    ``(grid, rows, cols, values, row_labels, col_labels)`` — a dense int64 ``grid`` (rows, cols
+    and values None) where every table is a grid and the sum fills at least a quarter of its
+    grid, else the non-zero cells in row-major order (grid None).
 
     Integer tables add up exactly (int64; a total past 2^62 is refused as by every table);
     a fractional table makes the sum fractional. ``col_codes``/``n_cols``: the columns' codes
@@ -203,22 +243,37 @@ def summed_cells(tables, col_codes=None, n_cols=None):
     if not total < _MAX_TOTAL:
         raise ValueError(f"the tables' total {float(total):.3g} is too large to merge: at most 2^62 (about 4.6e18) "
                          "items, so that marginals, pair counts and their products stay exact and finite")
-    dtype = np.int64 if integer else np.float64
-    rows = np.concatenate([rm[t.rows] for rm, t in zip(rmaps, tables)])
-    cols = np.concatenate([cm[t.cols] for cm, t in zip(col_codes, tables)])
-    vals = np.concatenate([np.asarray(t.values).astype(dtype, copy=False) for t in tables])
     n_r = len(row_labels)
     if n_r * n_cols >= 1 << 63:
         raise ValueError(f"{n_r:,} classes × {n_cols:,} clusters: too many possible cells to merge")
-    keys = rows * n_cols + cols
-    # The distinct cells, sorted: one sort of the tables' non-zero cells, never of the items.
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    if integer and total >= 1 << 53:
-        sums = np.zeros(uniq.size, dtype=np.int64)
-        np.add.at(sums, inverse, vals)     # exact int64 (bincount adds in float64)
-    else:
-        sums = np.bincount(inverse, weights=vals, minlength=uniq.size).astype(dtype, copy=False)
-    return uniq // n_cols, uniq % n_cols, sums, row_labels, col_labels
+    if integer and n_r * n_cols <= 4 * sum(t.n_cells for t in tables):
+        # A sum that fills a quarter of its grid is stored as a grid (_from_coo's rule): add each
+        # table at its rows and columns of the sum — a grid as a block, cells by their coordinates
+        # (each at most once per table, so a plain fancy-index addition is exact). No sort.
+        grid = np.zeros((n_r, n_cols), dtype=np.int64)
+        for rm, cm, t in zip(rmaps, col_codes, tables):
+            if t.grid is None:
+                grid[rm[t.rows], cm[t.cols]] += t.values
+            elif _identity(rm, n_r) and _identity(cm, n_cols):
+                grid += t.grid
+            else:
+                grid[np.ix_(rm, cm)] += t.grid
+        return grid, None, None, None, row_labels, col_labels
+    dtype = np.int64 if integer else np.float64
+    keys = np.concatenate([rm[t.rows] * n_cols + cm[t.cols] for rm, cm, t in zip(rmaps, col_codes, tables)])
+    vals = np.concatenate([np.asarray(t.values).astype(dtype, copy=False) for t in tables])
+    # Each table's cells are in row-major order and its codes map to the sum's in increasing
+    # order (labels sorted alike), so the keys are a few sorted runs: a stable sort merges them
+    # in linear time. Equal keys are then adjacent, each table's in table order.
+    order = np.argsort(keys, kind="stable")
+    keys, vals = keys[order], vals[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if keys.size else np.zeros(0, np.intp)
+    uniq, sums = keys[starts], np.add.reduceat(vals, starts) if keys.size else vals
+    return None, uniq // n_cols, uniq % n_cols, sums, row_labels, col_labels
+
+
+def _identity(codes: np.ndarray, size: int) -> bool:
+    return codes.size == size and bool((codes == np.arange(size)).all())
 
 
 class MergeableTable:
@@ -247,6 +302,20 @@ class MergeableTable:
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:
             return merge_tables([self])
         return NotImplemented
+
+    @classmethod
+    def merge(cls, tables):
+        """The table of the items of all ``tables`` at once: what ``sum(tables)`` gives, in one
+        addition of them all instead of one per table (each of which copies the running total),
+        for hundreds of tables. Raises ``ValueError`` for no tables, ``TypeError`` for something
+        that is not a table."""
+        tables = list(tables)
+        if not tables:
+            raise ValueError("no tables to merge: give at least one")
+        bad = next((t for t in tables if not isinstance(t, MergeableTable)), None)
+        if bad is not None:
+            raise TypeError(f"only tables add up, got a {type(bad).__name__}")
+        return merge_tables(tables)
 
     def update(self, labels_true, labels_pred) -> None:
         """Add a batch of items to this table, in place (for streams of labels).
@@ -283,10 +352,13 @@ def merge_tables(tables):
                          "with the same noise= and noise_as=")
     noise, noise_as = next(iter(noises))
     if noise_as == "singletons" and noise is not None:
-        rows, cols, vals, row_labels, col_labels = _summed_with_singletons(tables, noise)
+        grid, rows, cols, vals, row_labels, col_labels = _summed_with_singletons(tables, noise)
     else:
-        rows, cols, vals, row_labels, col_labels = summed_cells(tables)
-    merged = kind._from_coo(rows, cols, vals, row_labels, col_labels)
+        grid, rows, cols, vals, row_labels, col_labels = summed_cells(tables)
+    if grid is not None:   # _from_coo's own storage rule would make these cells a grid too
+        merged = kind._from_grid(grid, row_labels, col_labels)
+    else:
+        merged = kind._from_coo(rows, cols, vals, row_labels, col_labels)
     if noise is not None or noise_as != "cluster":
         count = sum(t.noise_count for t in tables)
         total = sum(t.n + (t.noise_count if noise_as == "exclude" else 0) for t in tables)
@@ -314,5 +386,5 @@ def _summed_with_singletons(tables, noise):
         col_codes.append(np.concatenate([own, np.arange(start, start + k, dtype=np.int64)]))
         singles.extend((noise, int(pos) + offset) for _, pos in ones)
         offset += int(t.n)
-    rows, cols, vals, row_labels, _ = summed_cells(tables, col_codes, len(labels) + len(singles))
-    return rows, cols, vals, row_labels, label_array(list(labels) + singles)
+    grid, rows, cols, vals, row_labels, _ = summed_cells(tables, col_codes, len(labels) + len(singles))
+    return grid, rows, cols, vals, row_labels, label_array(list(labels) + singles)

@@ -72,6 +72,7 @@ def test_sum_of_batch_tables_is_the_table_of_all_items(drawn):
     want = C.from_labels(as_array(t), as_array(p))
     tables = [C.from_labels(as_array(a), as_array(b)) for a, b in parts]
     assert_identical(sum(tables), want)
+    assert_identical(C.merge(tables), want)
     folded = tables[0]
     for other in tables[1:]:
         folded = folded + other
@@ -202,3 +203,10 @@ def test_dense_grids_merge_as_counted():
     parts = [C.from_labels(a[:90_000], b[:90_000]), C.from_labels(a[90_000:], b[90_000:])]
     assert all(t.grid is not None for t in parts)
     assert_identical(parts[0] + parts[1], C.from_labels(a, b))
+
+
+def test_merge_refuses_nothing_and_non_tables():
+    with pytest.raises(ValueError, match="no tables"):
+        C.merge([])
+    with pytest.raises(TypeError, match="only tables add up, got a list"):
+        C.merge([C.from_labels([0], [0]), [[1]]])
