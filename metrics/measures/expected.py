@@ -187,6 +187,10 @@ def _emi_sum(n, a, b, mult, lo, length) -> float:
 
 # Pairs walked together by the numpy walk: its arrays stay in the cache between steps.
 _NUMPY_PAIRS = 1 << 16
+# The compiled walk's shared tables of log(1 + 1/k) cover at most this many k (else a log1p a step),
+# and it computes log(k/μ) afresh every _RESYNC steps (rounding builds up over no more).
+_TABLE_SIZE = 1 << 21
+_RESYNC = 16
 
 
 def pair_sums(n: int, a, b) -> np.ndarray:
@@ -214,12 +218,32 @@ def pair_sums(n: int, a, b) -> np.ndarray:
         from .emi_compiled import pair_sums as compiled
 
         sums = np.empty(a.size)
-        compiled(float(n), a, b, lo, hi, mode, sums)
+        k0, top = int(lo.min()), int(hi.max())
+        log_step, step_gain = _step_tables(k0, top) if top - k0 < _TABLE_SIZE else (np.empty(0), np.empty(0))
+        compiled(float(n), a, b, lo, hi, mode, k0, log_step, step_gain, _RESYNC, sums)
     else:
         sums = np.concatenate([_pair_sums_numpy(n, a[s], b[s], lo[s], hi[s], mode[s])
                                for s in (slice(i, i + _NUMPY_PAIRS) for i in range(0, a.size, _NUMPY_PAIRS))])
     out[keep] = sums
     return out
+
+
+def _step_tables(k0: int, top: int) -> tuple[np.ndarray, np.ndarray]:
+    """log(1 + 1/k) and k log(1 + 1/k) − 1 for k = k0 … top (0 at k = 0, never read), each to
+    within an ulp or two: the second, about −1/2k, cancels in double precision, so below k = 64 it
+    is computed in extended precision and above by its series −y/2 + y²/3 − y³/4 + … (y = 1/k ≤ 1/64,
+    twelve terms reach 10^-22 of it)."""
+    k = np.arange(max(k0, 1), top + 1, dtype=np.float64)
+    y = 1.0 / k
+    log_step = np.log1p(y)
+    series = np.zeros_like(y)
+    for power in range(12, 0, -1):   # Horner: Σ_{m≥1} (−1)^m y^m / (m + 1)
+        series = y * ((-1) ** power / (power + 1) + series)
+    small = k < 64
+    ks = k[small].astype(np.longdouble)
+    series[small] = (ks * np.log1p(1 / ks) - 1).astype(np.float64)
+    pad = max(k0, 1) - k0
+    return np.concatenate([np.zeros(pad), log_step]), np.concatenate([np.zeros(pad), series])
 
 
 def _pair_sums_numpy(n: int, a, b, lo, hi, mode) -> np.ndarray:
@@ -229,29 +253,38 @@ def _pair_sums_numpy(n: int, a, b, lo, hi, mode) -> np.ndarray:
     c = n - a - b
     mu = a * b / n
     s0 = np.ones(a.size)
-    s1 = _term(mode.astype(np.float64), mu)
+    s1 = _term(mode.astype(np.float64), mu, a * b, n)
     for steps, up in ((hi - mode, True), (mode - lo, False)):
         order = np.argsort(-steps, kind="stable")
         # walking[s]: how many pairs take a step s + 1 (a prefix of ``order``).
         walking = steps.size - np.searchsorted(np.sort(steps), np.arange(int(steps.max(initial=0))), side="right")
         aa, bb, cc, mm, kk = a[order], b[order], c[order], mu[order], mode[order].astype(np.float64)
+        ab = aa * bb
         q, t0, t1 = np.ones(a.size), s0[order], s1[order]
         for step, w in enumerate(walking):
             k = kk[:w] + step if up else kk[:w] - step
             if up:
                 q[:w] = q[:w] * (((aa[:w] - k) * (bb[:w] - k)) / ((k + 1.0) * (cc[:w] + k + 1.0)))
                 t0[:w] += q[:w]
-                t1[:w] += q[:w] * _term(k + 1.0, mm[:w])
+                t1[:w] += q[:w] * _term(k + 1.0, mm[:w], ab[:w], n)
             else:
                 q[:w] = q[:w] * ((k * (cc[:w] + k)) / ((aa[:w] - k + 1.0) * (bb[:w] - k + 1.0)))
                 t0[:w] += q[:w]
-                t1[:w] += q[:w] * _term(k - 1.0, mm[:w])
+                t1[:w] += q[:w] * _term(k - 1.0, mm[:w], ab[:w], n)
         s0[order], s1[order] = t0, t1
     return s1 / (s0 * n)
 
 
-def _term(k: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """k log(k/μ) − (k − μ), μ at k = 0 (emi_compiled._term)."""
-    d = k - mu
+def _term(k: np.ndarray, mu: np.ndarray, ab: np.ndarray, n: int) -> np.ndarray:
+    """k log(k/μ) − (k − μ), μ at k = 0, as emi_compiled._fresh computes it."""
+    d = (k * n - ab) / n
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(k == 0, mu, k * np.log1p(d / mu) - d)
+        x = d / mu
+        direct = k * np.log1p(x) - d
+    near = np.flatnonzero(np.abs(x) < 0.0625)
+    if near.size:
+        xs, series = x[near], np.zeros(near.size)
+        for j in range(17, 1, -1):
+            series = series * xs + (1.0 if j % 2 == 0 else -1.0) / (j * (j - 1.0))
+        direct[near] = mu[near] * (series * xs * xs)
+    return np.where(k == 0, mu, direct)

@@ -158,3 +158,10 @@ def test_ami_of_resampled_tables_matches_scikit_learn():
     ours = metrics.evaluate_batch(batch, ["ami"])["ami"].to_numpy()
     theirs = [adjusted_mutual_info_score(gold[p], pred[p]) for p in picks]
     np.testing.assert_allclose(ours, theirs, rtol=1e-8)
+
+
+def test_emi_of_sizes_near_n_equals_30_digit_arithmetic(kernel):
+    """A class and a cluster of nearly all items: k barely moves from μ, so k log(k/μ) and k − μ
+    cancel to 10^-5 of themselves (the walk's series and its exact k − μ keep the digits)."""
+    sizes = ((198_091, 1_909), (196_269, 3_731))
+    assert _rel(expected_mi_from_sizes(*sizes), _mpmath_emi(*sizes)) < 1e-13
