@@ -63,15 +63,16 @@ def run(cv0: float, k: int, n: int, variance: float, seed: int) -> tuple[np.ndar
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def sweep(cv0: float, k: int, n: int, variance: float, seed: int, keys: tuple[str, ...],
-          log_base: float) -> pd.DataFrame:
-    """:func:`metrics.papers.dcv.dcv_sweep` over the grid, ``REPEATS`` samples per setting."""
+def sweep(cv0: float, k: int, n: int, variance: float, seed: int, log_base: float, beta: float) -> pd.DataFrame:
+    """:func:`metrics.papers.dcv.dcv_sweep` over the grid, ``REPEATS`` samples per setting, for
+    every registered measure that applies to these tables (all of them: whole counts), so that
+    choosing other measures costs no new evaluation."""
     runs = []
     for setting in settings_grid(cv0):
         for r in range(REPEATS):
             _, classes, clusters = run(float(setting), k, n, variance, seed * 1000 + r)
             runs.append((setting, classes, clusters))
-    return dcv.dcv_sweep(runs, list(keys), log_base=log_base)
+    return dcv.dcv_sweep(runs, list(metrics.MEASURES), log_base=log_base, beta=beta)
 
 
 def verdicts(sw: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

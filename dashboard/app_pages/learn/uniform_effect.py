@@ -61,7 +61,7 @@ if cv0 > top:
 else:
     with st.spinner("Clustering the data sets with K-means (once per setting on this server)…"):
         points, classes, clusters = ue.run(float(cv0), int(k), int(n), float(variance), int(seed) * 1000)
-        sw = ue.sweep(float(cv0), int(k), int(n), float(variance), int(seed), tuple(keys), settings.log_base)
+        sw = ue.sweep(float(cv0), int(k), int(n), float(variance), int(seed), settings.log_base, settings.beta)
     one = dcv.run_summary(classes, clusters)
     left, right = st.columns([1, 1], gap="large")
     with left:
