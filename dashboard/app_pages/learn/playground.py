@@ -31,7 +31,7 @@ st.caption("Items in the plane: the shape is an item's gold class, the colour it
            "history of moves follow at once; the address bar keeps the scene and every move, so a link shows exactly "
            "this.")
 
-c1, c2, c3 = st.columns([4, 3, 1])
+c1, c2, c3 = st.columns([4, 3, 2])
 with c1:
     url_state("pg_scene")
     scene_key = st.segmented_control("Scene", list(pg.SCENES), key="pg_scene", required=True,

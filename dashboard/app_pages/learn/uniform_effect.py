@@ -33,7 +33,7 @@ st.caption(f"K-means makes clusters of similar sizes (Wu, Xiong & Chen 2009, §3
            f"(better = up) and DCV, as in their Table 7; below κ = {strong:g} (what the paper calls strong "
            "consistency) the measure is fooled.")
 
-c1, c2, c3, c4, c5 = st.columns([3, 2, 2, 3, 1])
+c1, c2, c3, c4, c5 = st.columns([3, 2, 2, 3, 2])
 with c1:
     cv0 = st.slider("CV₀ of the classes (highest)", 0.1, 2.5, 1.5, 0.05, key="ue_cv0", bind="query-params",
                     help=f"Wu et al. go up to 1.86 (hitech samples) and 1.32 (two Gaussians). Above {high:g}, "
