@@ -52,7 +52,9 @@ class Contingency(CellStats, MergeableTable):
     """A class-by-cluster contingency table with its shared quantities cached.
 
     Build one with :meth:`from_labels`, :meth:`from_table` or :meth:`from_memberships`.
-    Empty rows and columns are dropped: they change no measure.
+    Empty rows and columns are dropped: they change no measure. Tables add up: ``t1 + t2``,
+    ``sum(tables)``, :meth:`merge` and, for streams, :meth:`update` give the table of all the
+    items (:class:`~metrics.core.cells.MergeableTable`).
 
     Attributes read by the measures (all cached on first use):
     ``n``, ``row_sums`` (class sizes ``a_i``), ``col_sums`` (cluster sizes ``b_j``),
