@@ -461,52 +461,37 @@ def measure_page(browser, pid: int, url: str, name: str, path: str, args) -> Pag
         finally:
             res.notes += [f"playground moves: {e}" for e in dict.fromkeys(s.errors)]
             s.close()
-        for title in [t for t in res.controls if t.startswith("playground:")]:
-            xs = res.controls[title]
-            print(f"    {title}: {len(xs)} steps, median {statistics.median(xs) if xs else float('nan'):.3f} s",
-                  flush=True)
     return res
 
 
-# The playground's move: a box drawn on the scatter (a rerun with the selection), then the Move button
-# (a rerun that replays the moves, counts the table and evaluates the chosen measures of the new
-# clustering). Each box is another rectangle, so each move takes other items.
+# The playground's move: a box drawn on the scatter (another rectangle each time: a rerun with the
+# selection), then the Move button (a rerun that replays the moves and evaluates the new clustering).
 SCATTER_DRAG = '[data-testid="stPlotlyChart"] .js-plotly-plot .nsewdrag'
-MOVE_BUTTON = ".st-key-pg_move button"
 
 
 def playground_moves(s: Session, steps: int) -> dict[str, list[float]]:
-    """Server CPU of ``steps`` moves on the playground: the box selection and the Move click, and
-    both together (one move as the reader makes it)."""
+    """Server CPU of ``steps`` moves on the playground: the selection, the Move click, both."""
     import random
 
     page, rng = s.page, random.Random(0)
-    out: dict[str, list[float]] = {"playground: select (a box on the scatter)": [],
-                                   "playground: move (the Move button)": [],
-                                   "playground: one move (select + Move)": []}
+    names = [f"playground: {what}" for what in ("select (a box on the scatter)", "move (the Move button)",
+                                                 "one move (select + Move)")]
+    out: dict[str, list[float]] = {n: [] for n in names}
     for _ in range(steps * 2):
-        if len(out["playground: one move (select + Move)"]) >= steps:
-            break
         box = page.locator(SCATTER_DRAG).first.bounding_box()
         x0, y0 = box["x"] + rng.uniform(0.05, 0.55) * box["width"], box["y"] + rng.uniform(0.05, 0.55) * box["height"]
         x1, y1 = x0 + rng.uniform(0.2, 0.4) * box["width"], y0 + rng.uniform(0.2, 0.4) * box["height"]
-
-        def select(x0=x0, y0=y0, x1=x1, y1=y1):
-            page.mouse.move(x0, y0)
-            page.mouse.down()
-            page.mouse.move(x1, y1, steps=6)
-            page.mouse.up()
-
-        picked = s.step(select)
-        button = page.locator(MOVE_BUTTON)
+        picked = s.step(lambda: (page.mouse.move(x0, y0), page.mouse.down(), page.mouse.move(x1, y1, steps=6),
+                                 page.mouse.up()))  # (run at once: this iteration's box)
+        button = page.locator(".st-key-pg_move button")
         if picked is None or button.count() != 1 or button.is_disabled():
             continue  # an empty box: no item, nothing to move
-        moved = s.step(lambda: button.click())
-        if moved is None:
-            continue
-        out["playground: select (a box on the scatter)"].append(picked)
-        out["playground: move (the Move button)"].append(moved)
-        out["playground: one move (select + Move)"].append(picked + moved)
+        moved = s.step(button.click)
+        if moved is not None:
+            for name, cost in zip(names, (picked, moved, picked + moved)):
+                out[name].append(cost)
+        if len(out[names[-1]]) >= steps:
+            break
     return out
 
 
