@@ -12,7 +12,7 @@ from dashboard.ui.presets import Preset
 from dashboard.ui.safe_text import md
 from dashboard.ui.state import set_param, url_commit, url_state
 from dashboard.ui.tables import decode_table, encode_table, to_contingency
-from dashboard.ui.upload import upload_panel
+from dashboard.ui.upload import ItemLabels, item_labels, upload_panel
 
 LAB, UPLOAD, LINK = "lab", "upload", "link"
 _LINKED = "_link_tables"  # side → (table text, name) of the last table a link sent (kept for a return)
@@ -20,8 +20,12 @@ _LINKED = "_link_tables"  # side → (table text, name) of the last table a link
 
 @dataclass(frozen=True)
 class Solution:
+    """A chosen solution: its table, its name, and for uploaded labels the labels of its items
+    (None for a preset, the Table lab's table, a linked or an uploaded contingency table)."""
+
     table: metrics.Contingency
     label: str
+    items: ItemLabels | None = None
 
 
 def lab_table(param: str) -> pd.DataFrame | None:
@@ -88,7 +92,7 @@ def solution_picker(side: str, presets: dict[str, Preset], default: str) -> Solu
     if choice == UPLOAD:
         set_param(param, None)
         t = upload_panel(f"{side}_upload")
-        return Solution(t, "uploaded labels") if t is not None else None
+        return Solution(t, "uploaded labels", item_labels(f"{side}_upload")) if t is not None else None
     if choice == LAB:
         table = lab_table(param)
         return Solution(to_contingency(table), "Table lab's table") if table is not None else None

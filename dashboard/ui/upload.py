@@ -15,8 +15,9 @@ the table is built once per choice of columns and options.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import pandas as pd
 import streamlit as st
 
 import metrics
@@ -150,6 +151,31 @@ def _uploaded(label: str, key: str):
     return f
 
 
+@dataclass(frozen=True)
+class ItemLabels:
+    """The item-level labels behind an upload panel's table (a labels layout): each row's gold class
+    and cluster as read (``gold``, ``pred``: the file's cells), where they come from (``source``:
+    the file names and columns), how many rows with a missing label were left out, and the noise
+    reading of the table (``noise``: its −1 label, or None; ``noise_as``)."""
+
+    gold: pd.Series
+    pred: pd.Series
+    source: str
+    left_out: int = 0
+    noise: object = None
+    noise_as: str = "cluster"
+
+
+def _labels_key(prefix: str) -> str:
+    return f"_item_labels_{prefix}"
+
+
+def item_labels(prefix: str) -> ItemLabels | None:
+    """The item labels of the table panel ``prefix`` returned on this run, or None (no table, or a
+    contingency table uploaded: its items are not known)."""
+    return st.session_state.get(_labels_key(prefix))
+
+
 # ---------------------------------------------------------------- reading through metrics.io
 def _parsed() -> dict:
     """(what, file id, header) → the file read (compacted) or the reader's error, for the files
@@ -263,11 +289,17 @@ def _labels_table(prefix: str, layout: str, header: bool, na_values: tuple[str, 
     result = _cache()[key]
     if isinstance(result, ValueError):
         raise result
+    table, report = result
+    source = (f"{names[0]}: {gold_col} and {pred_col}" if names[0] == names[1]
+              else f"{names[0]}: {gold_col} and {names[1]}: {pred_col}")
+    st.session_state[_labels_key(prefix)] = ItemLabels(gold, pred, source, report.items if report else 0)
     return result
 
 
 def upload_panel(prefix: str) -> metrics.Contingency | None:
-    """Upload controls; the table of the chosen file(s), or None (with the reason shown)."""
+    """Upload controls; the table of the chosen file(s), or None (with the reason shown). The item
+    labels behind the table, where it was built from labels, are :func:`item_labels`."""
+    st.session_state.pop(_labels_key(prefix), None)
     _restore(f"{prefix}_layout", "one", list(LAYOUTS))
     layout = st.radio("Files", list(LAYOUTS), key=f"{prefix}_layout", horizontal=True, format_func=LAYOUTS.__getitem__)
     _keep(f"{prefix}_layout")
@@ -339,6 +371,9 @@ def _read_noise(prefix: str, t: metrics.Contingency) -> metrics.Contingency | No
             kept = (t, exc)
         _remember(key, kept)
     st.session_state[f"_noise_source_{prefix}"] = (t, label)
+    items = item_labels(prefix)
+    if items is not None:
+        st.session_state[_labels_key(prefix)] = replace(items, noise=label, noise_as=reading)
     if isinstance(kept[1], ValueError):
         st.error(f"{md(kept[1])}. Read them as one cluster or as singletons.")
         return None

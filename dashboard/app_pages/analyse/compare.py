@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import metrics
-from dashboard.compare import morph
+from dashboard.compare import morph, paired
 from dashboard.compare.charts import cached_preference_figure
 from dashboard.compare.view import DISAGREES_HELP, preference_table, verdict
 from dashboard.papers import facts
@@ -35,8 +35,9 @@ page_state("compare",
 settings = shared_controls()
 st.title("Compare")
 st.caption("Two solutions side by side: which one does each measure prefer? A measure whose preference goes "
-           "against the majority of the measures you chose is shaded (\"against the majority\"). Below, a morph "
-           "slides solution R's noise and the number of classes.")
+           "against the majority of the measures you chose is shaded (\"against the majority\"). With uploaded "
+           "labels of the same items on both sides, each verdict comes with a paired bootstrap interval. Below, a "
+           "morph slides solution R's noise and the number of classes.")
 presets = load_presets()
 
 cols = st.columns(2, gap="large")
@@ -72,6 +73,7 @@ if keys and a is not None and b is not None:
     st.caption("Each row is one measure: A (circle, value above) and B (diamond, value below) placed on the "
                "measure's goodness scale (0 = worst, 1 = best), the larger marker on the side it prefers. "
                + DISAGREES_HELP)
+    paired.show_intervals(a, b, pref, settings.log_base, settings.beta)
     shown = pref[["measure", "symbol", "better", "A", "B", "prefers", "disagrees"]]
     with st.expander("Values"):
         show_frame(shown, key="cmp_values", columns=["A", "B"], sortable=False, hide_index=True, width="stretch",
