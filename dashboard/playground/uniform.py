@@ -87,12 +87,18 @@ def verdicts(sw: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         rows.append({
             "measure": m.name, "symbol": m.symbol, "kappa": live.loc[k, "kappa"],
             "here": "—" if fooled is None else ("fooled" if fooled else "sees it"),
-            "wu_simulated": printed.loc[k, "simulated"] if k in printed.index else None,
-            "wu_sampled": printed.loc[k, "sampled"] if k in printed.index else None,
+            "wu_simulated": _printed(printed, k, "simulated"),
+            "wu_sampled": _printed(printed, k, "sampled"),
             "wu": ("fooled" if printed.loc[k, "fooled"] else "sees it") if k in printed.index
             else ("fooled (Table 4)" if k in TABLE4_FOOLED else "not in Table 7"),
         })
     return pd.DataFrame(rows)
+
+
+def _printed(printed: pd.DataFrame, key: str, column: str) -> str:
+    """Wu et al.'s printed κ as printed, or a dash where the paper has none for the measure."""
+    value = printed.loc[key, column] if key in printed.index else None
+    return "—" if value is None or pd.isna(value) else str(value)
 
 
 def scatter(points: np.ndarray, classes: np.ndarray, clusters: np.ndarray) -> go.Figure:
@@ -103,11 +109,15 @@ def scatter(points: np.ndarray, classes: np.ndarray, clusters: np.ndarray) -> go
     data = []
     for i in range(int(classes.max()) + 1):
         members = shown[classes[shown] == i]
-        data.append({"type": "scattergl" if members.size > 300 else "scatter", "mode": "markers",
-                     "name": f"{class_name(i)} ({int((classes == i).sum())} items)",
-                     "x": points[members, 0], "y": points[members, 1], "hoverinfo": "name",
+        name = f"{class_name(i)} ({int((classes == i).sum())} items)"
+        data.append({"type": "scattergl" if members.size > 300 else "scatter", "mode": "markers", "name": name,
+                     "x": points[members, 0], "y": points[members, 1], "hoverinfo": "name", "showlegend": False,
                      "marker": {"symbol": SHAPES[i % len(SHAPES)][0], "size": 8,
                                 "color": [cluster_colour(c) for c in clusters[members]]}})
+        # The legend shows the class's shape in grey: a class has no colour (colours are clusters).
+        data.append({"type": "scatter", "mode": "markers", "name": name[2:], "x": [None], "y": [None],
+                     "hoverinfo": "skip", "marker": {"symbol": SHAPES[i % len(SHAPES)][0], "size": 8,
+                                                     "color": NEUTRAL}})
     layout = {"height": 380, "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
               "xaxis": {"visible": False}, "yaxis": {"visible": False, "scaleanchor": "x"},
               "legend": {"title": {"text": "Class (shape); colour = K-means cluster"}}}
