@@ -55,7 +55,8 @@ def readable(fig: go.Figure, height: int | None = None) -> go.Figure:
 def matching_figure(tables: dict[str, pd.DataFrame], titles: dict[str, str], note: str) -> go.Figure:
     """One heatmap per solution (rows = classes, columns = clusters), side by side, each with
     the cells F reads — each class's best cluster by F (``metrics.measures.matching.f_matches``) —
-    outlined. ``titles`` label the panels (with their computed F and V); ``note`` (Plotly markup, our own
+    outlined. ``titles`` label the panels (with their computed F and V; a newline breaks a title's line);
+    ``note`` (Plotly markup, our own
     text) goes above them."""
     names = list(tables)
     widths = [tables[s].shape[1] for s in names]
@@ -75,7 +76,7 @@ def matching_figure(tables: dict[str, pd.DataFrame], titles: dict[str, str], not
         z = frame.to_numpy()
         layout[f"xaxis{ax}"] = {"domain": [x0, x1], "anchor": f"y{ax}", "type": "category",
                                 "title": {"text": "clusters"}}
-        layout[f"yaxis{ax}"] = {"domain": [0, 0.78], "anchor": f"x{ax}", "type": "category", "autorange": "reversed",
+        layout[f"yaxis{ax}"] = {"domain": [0, 0.7], "anchor": f"x{ax}", "type": "category", "autorange": "reversed",
                                 "showticklabels": i == 0, "title": {"text": "classes" if i == 0 else ""}}
         data.append({"type": "heatmap", "x": xs, "y": ys, "z": z, "xaxis": f"x{ax}", "yaxis": f"y{ax}",
                      "colorscale": COUNT_SCALE, "zmin": 0, "zmax": zmax, "showscale": False, "xgap": 2, "ygap": 2,
@@ -84,8 +85,10 @@ def matching_figure(tables: dict[str, pd.DataFrame], titles: dict[str, str], not
         for r, c in f_matches(metrics.Contingency.from_table(frame)):
             shapes.append({"type": "rect", "xref": f"x{ax}", "yref": f"y{ax}", "x0": c - 0.5, "x1": c + 0.5,
                            "y0": r - 0.5, "y1": r + 0.5, "line": {"color": OUTLINE, "width": 4}})
-        annotations.append({"text": html.escape(titles[s]), "xref": "paper", "yref": "paper", "x": (x0 + x1) / 2,
-                            "y": 0.8, "xanchor": "center", "yanchor": "bottom", "showarrow": False,
+        # One line per line of the title: four panels side by side leave each a quarter of the width.
+        title = "<br>".join(html.escape(line) for line in titles[s].split("\n"))
+        annotations.append({"text": title, "xref": "paper", "yref": "paper", "x": (x0 + x1) / 2,
+                            "y": 0.72, "xanchor": "center", "yanchor": "bottom", "showarrow": False,
                             "font": {"size": NOTE_PX + 1}})
         x0 = x1 + gap
     annotations.append({"text": note, "xref": "paper", "yref": "paper", "x": 0, "y": 1.0, "align": "left",
@@ -129,3 +132,36 @@ def table2_figure(ours: pd.DataFrame, printed: pd.DataFrame, differs: pd.DataFra
     layout.update({"template": NO_TEMPLATE, "height": 120 + 40 * len(rows), "shapes": shapes,
                    "annotations": annotations, "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "showlegend": False})
     return readable(go.Figure(data=data, layout=layout))
+
+
+# ---------------------------------------------------------------------- lines drawn on top of each other
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star")
+
+
+def unhidden_lines(fig: go.Figure, tol: float = 1e-9) -> go.Figure:
+    """A copy of ``fig`` where no line hides another: each line trace gets its own marker symbol,
+    and a trace that coincides with an earlier one at every point (same x, y within ``tol``) is
+    drawn dotted with large open markers around the other's and says so in its legend name
+    ("= <the other's name>"). ``fig`` itself is not changed."""
+    data = [t.to_plotly_json() for t in fig.data]
+    lines = [i for i, t in enumerate(data) if t.get("type") == "scatter" and "lines" in str(t.get("mode", ""))]
+    for rank, i in enumerate(lines):
+        t = data[i]
+        marker = dict(t.get("marker") or {})
+        marker["symbol"] = SYMBOLS[rank % len(SYMBOLS)]
+        twin = next((data[j] for j in lines[:rank] if _same_points(data[j], t, tol)), None)
+        if twin is not None:
+            marker.update({"symbol": "circle-open", "size": 14, "line": {"width": 2}})
+            t["line"] = {**(t.get("line") or {}), "dash": "dot", "width": 3}
+            t["name"] = f"{t.get('name', '')} (= {twin.get('name', '')})"
+        t["marker"] = marker
+    return go.Figure(data=data, layout=fig.layout)
+
+
+def _same_points(a: dict, b: dict, tol: float) -> bool:
+    xa, xb = np.asarray(a.get("x"), dtype=object), np.asarray(b.get("x"), dtype=object)
+    ya, yb = np.asarray(a.get("y"), dtype=float), np.asarray(b.get("y"), dtype=float)
+    if xa.shape != xb.shape or ya.shape != yb.shape or a.get("xaxis") != b.get("xaxis") \
+            or a.get("yaxis") != b.get("yaxis"):
+        return False
+    return bool((xa == xb).all() and np.allclose(ya, yb, rtol=0, atol=tol, equal_nan=True))

@@ -31,9 +31,29 @@ from dashboard.compare.view import A, B, preference_table, verdict
 from dashboard.fuzzy import views as fz
 from dashboard.generator import views as gv
 from dashboard.lesson import charts as lesson_charts
+from dashboard.lesson import questions as q
+from dashboard.lesson.links import (
+    CHANCE,
+    COMPARE,
+    FUZZY_LAB,
+    GALLERY,
+    GENERATOR_LAB,
+    PAGE,
+    PROPERTY_CHECKER,
+    TABLE_LAB,
+    Link,
+    compare_state,
+    explore,
+    fuzzy_lab_state,
+    generator_lab_state,
+    property_checker_state,
+    shared_params,
+    table_lab_state,
+)
+from dashboard.lesson.questions import Question
 from dashboard.papers import facts
 from dashboard.properties import views as pv
-from dashboard.ui.controls import UNITS, Settings
+from dashboard.ui.controls import Settings
 from dashboard.ui.figures.charts import cached_goodness_figure
 from dashboard.ui.presets import load_presets
 from dashboard.ui.tables import evaluate_cached
@@ -42,29 +62,13 @@ from metrics.core.formatting import format_number as num
 from metrics.measures.matching import f_matches
 from metrics.papers import generators
 
-PAGE = "app_pages/learn/lesson.py"
-COMPARE, TABLE_LAB = "app_pages/analyse/compare.py", "app_pages/analyse/table_lab.py"
-PROPERTY_CHECKER, GENERATOR_LAB = "app_pages/explore/property_checker.py", "app_pages/explore/generator_lab.py"
-FUZZY_LAB, GALLERY = "app_pages/explore/fuzzy_lab.py", "app_pages/learn/gallery.py"
-CHANCE = cvocab.PAGE
-
-
-@dataclass(frozen=True)
-class Link:
-    """A page link: the page script (relative to app.py), its label, its query parameters and a
-    tooltip."""
-
-    page: str
-    label: str
-    params: dict = field(default_factory=dict)
-    help: str | None = None
-
 
 @dataclass(frozen=True)
 class View:
     """What a step shows: narrative (Markdown), the chart, a caption under it, "explore this"
-    links, presets whose printed-vs-computed notes follow the chart, and an optional legend
-    (term → statement) in an expander."""
+    links, presets whose printed-vs-computed notes follow the chart, an optional legend
+    (term → statement) and notes ((title, Markdown), each in an expander), and the question it
+    opens with (answered from the same numbers as the chart)."""
 
     narrative: str
     figure: go.Figure
@@ -72,6 +76,8 @@ class View:
     explore: tuple[Link, ...] = ()
     facts: tuple[str, ...] = ()
     legend: dict[str, str] = field(default_factory=dict)
+    question: Question | None = None
+    notes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,59 +101,36 @@ def parse_step(raw: str | None) -> tuple[int, str | None]:
                "Showing step 1.")
 
 
-def shared_params(settings: Settings) -> dict[str, str]:
-    """The sidebar's settings as URL parameters, left out at their defaults (nats, β = 1)."""
-    out = {}
-    if settings.unit != next(iter(UNITS)):
-        out["log"] = settings.unit
-    if settings.beta != 1:
-        out["beta"] = f"{settings.beta:g}"
-    return out
+_SWITCH = {"1": True, "true": True, "0": False, "false": False}
 
 
-def step_link(n: int, label: str, settings: Settings) -> Link:
-    return Link(PAGE, label, {"step": str(n), **shared_params(settings)}, help=f"{n}. {STEPS[n - 1].title}")
+def parse_switch(raw: str | None, name: str) -> tuple[bool, str | None]:
+    """(on, note) for a switch in the URL (``present``, ``reveal``): 1/true on, 0/false or missing
+    off; anything else off, with a note naming it."""
+    if raw is None:
+        return False, None
+    text = str(raw).strip().lower()
+    if text in _SWITCH:
+        return _SWITCH[text], None
+    return False, f"The link's {name}={str(raw)!r} is not 1 or 0: showing the step without it."
 
 
-def neighbours(n: int, settings: Settings) -> tuple[Link | None, Link | None]:
+def step_link(n: int, label: str, settings: Settings, present: bool = False) -> Link:
+    """The link to step ``n`` (in the presenter view if ``present``), carrying the sidebar's settings."""
+    params = {"step": str(n), **({"present": "1"} if present else {}), **shared_params(settings)}
+    return Link(PAGE, label, params, help=f"{n}. {STEPS[n - 1].title}")
+
+
+def neighbours(n: int, settings: Settings, present: bool = False) -> tuple[Link | None, Link | None]:
     """(Back, Next) links of step ``n`` (the step's title as their tooltip); None at the ends."""
-    back = step_link(n - 1, f"Back to step {n - 1}", settings) if n > 1 else None
-    ahead = step_link(n + 1, f"Next: step {n + 1}", settings) if n < len(STEPS) else None
+    back = step_link(n - 1, f"Back to step {n - 1}", settings, present) if n > 1 else None
+    ahead = step_link(n + 1, f"Next: step {n + 1}", settings, present) if n < len(STEPS) else None
     return back, ahead
 
 
-# The full state of each page the lesson links into: every parameter the page reads (its defaults,
-# as of this writing), so the link opens exactly the state it names whatever the session did before.
-# A step overrides what its claim needs.
-def compare_state(a: str, b: str, keys: list[str], **over) -> dict:
-    return {"a": a, "b": b, "m": list(keys), "classes": "10", "noise": "3", "sweep": "noise", **over}
-
-
-def table_lab_state(preset: str) -> dict:
-    return {"src": "table", "preset": preset, "fam": list(metrics.FAMILIES)}
-
-
-def property_checker_state(**over) -> dict:
-    return {"p_m": "vi", "p_seed": "0", "p_t": "rh_figure3", "p_tab": "n-invariance: scale", "p_lam": "2",
-            "p_T": "false", "p_op": "split", "p_sc": "K1", "p_parts": "2", **over}
-
-
-def generator_lab_state(**over) -> dict:
-    sliders = {p.key: (f"{p.default:g}" if p.is_eps else str(int(p.default))) for p in gv.PARAMS.values()}
-    return {gv.TAB_KEY: gv.LAB_TAB, **sliders, "g_int": "false", "g_x": "eps1",
-            "g_m": ["v_measure", "vi", "nvi", "q0", "f_measure", "rand", "ari", "jaccard", "fowlkes_mallows",
-                    "hubert_gamma", "bcubed_f"],
-            "g_fail": "false", "g_fm": "rand", "g_fp": "P1", **over}
-
-
-def fuzzy_lab_state(**over) -> dict:
-    return {"fz_n": "100", "fz_scheme": "halving", "fz_classes": "100", "fz_soft": "50", "fz_noise": "0",
-            "fz_m": "v_measure", "fz_seed": "0", "fz_eseed": "0", "fz_e1_max": "128", "fz_e1_rep": "20",
-            "fz_e2_max": "200", "fz_e3_n": "200", "fz_e3_steps": "11", **over}
-
-
-def explore(page: str, label: str, state: dict, settings: Settings) -> Link:
-    return Link(page, label, {**state, **shared_params(settings)})
+def build_view(n: int, settings: Settings) -> View:
+    """What step ``n`` (1-based) shows under the sidebar's settings."""
+    return STEPS[n - 1].build(settings)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -207,7 +190,11 @@ def _disagree(settings: Settings) -> View:
         f"{num(hi)} ({at(hi)}): each family asks its own question — what a cluster tells about the class "
         "(information), how well each class or cluster matches its best counterpart (matching), which pairs of "
         "items are kept together (pairs), how each item's cluster resembles its class (BCubed).")
-    return View(narrative, lesson_charts.readable(fig, height=int(140 + 30 * len(keys))),
+    asked = {metrics.MEASURES[k].symbol: good[k] for k in ("homogeneity", "completeness", "v_measure", "ari")}
+    question = q.pick_question(
+        f"Singletons put each of the {num(t.n)} items in a cluster of its own. Which of these measures rates them "
+        "best on the common goodness scale (1 = best)?", asked, "max")
+    return View(narrative, lesson_charts.readable(fig, height=int(140 + 30 * len(keys))), question=question,
                 caption="Every measure of the table on the registry's common goodness scale (1 = best), grouped by "
                         "family; values from `metrics.evaluate`.",
                 explore=(explore(TABLE_LAB, "Explore this table and all measures in the Table lab",
@@ -239,7 +226,11 @@ def _v_singletons(settings: Settings) -> View:
         + " The note under the chart sets these numbers beside the ones Reichart & Rappoport print.")
     if settings.beta != 1:
         narrative += f" (V here is V_β with β = {settings.beta:g}, from the sidebar; the paper's β is 1.)"
-    return View(narrative, lesson_charts.readable(fig),
+    question = q.side_question(
+        pref, "v_measure", {A: "singletons", B: "solution R"},
+        f"Solution R keeps most of each of the {_classes_text(ta)} together; singletons put every item alone. "
+        "Which will V prefer?")
+    return View(narrative, lesson_charts.readable(fig), question=question,
                 caption=f"A = singletons, B = solution R, each measure on the common goodness scale. "
                         f"{verdict(pref, 'singletons', 'solution R')}",
                 explore=(explore(COMPARE, "Explore this in Compare — with the morph from solution R to singletons",
@@ -273,7 +264,11 @@ def _vi_range(settings: Settings) -> View:
         + (f", passing {num(at_c[0])} at m = {c}" if len(at_c) else "")
         + ": NVI's 1 marks a solution as bad as one cluster, and singletons fall below it only when there are more "
           "classes than items per class.")
-    return View(narrative, lesson_charts.readable(fig, height=460),
+    question = q.trend_question(
+        f"Add classes of {c} items, so n grows. What happens to the VI of the single cluster — the solution that "
+        "knows nothing?", float(vi_single[0]), float(vi_single[-1]),
+        f"VI of the single cluster ({settings.unit}) as n grows from {num(int(n[0]))} to {num(int(n[-1]))}")
+    return View(narrative, lesson_charts.readable(fig, height=460), question=question,
                 caption=f"Reichart & Rappoport's reference solutions on m classes of {c} items, against n (log axis); "
                         f"values in {settings.unit} from `metrics.evaluate`.",
                 explore=(explore(PROPERTY_CHECKER, "Explore this in the Property checker",
@@ -301,7 +296,11 @@ def _uniform(settings: Settings) -> View:
         + (f"{_symbols(for_i)} rate the uniform clustering I higher" if for_i else "No measure here prefers I")
         + (f", while {_symbols(for_ii)}, normalized by Wu et al., prefer II." if for_ii else ".")
         + " A strongly negative DCV is the warning sign that a measure may be rewarding the uniform effect.")
-    return View(narrative, lesson_charts.readable(fig),
+    question = q.side_question(
+        pref, "purity", {A: "I (clusters of equal size)", B: "II (follows the classes)"},
+        f"Classes of very different sizes (CV₀ = {num(cv0)}). Clustering I makes clusters of equal size, as "
+        "K-means tends to; clustering II follows the classes. Which will purity prefer?")
+    return View(narrative, lesson_charts.readable(fig), question=question,
                 caption=f"A = clustering I, B = clustering II (Wu et al.'s Table 3, stored classes × clusters). "
                         f"{verdict(pref, 'I', 'II')} CV and DCV from `metrics.papers.generators.cv` / `dcv`.",
                 explore=(explore(COMPARE, "Explore this in Compare", compare_state(a, b, UNIFORM_KEYS), settings),))
@@ -318,9 +317,9 @@ def _matching(settings: Settings) -> View:
     for s, key in sols.items():
         t, values = _values(key, settings)
         tables[s], v[s] = t.to_frame(), values
-        titles[s] = f"{s}: F = {num(values['f_measure'])}, V = {num(values['v_measure'])}"
-    note = ("Reconstructed tables (the figure is lost in the text extraction; the printed F and V make them "
-            "unique).<br>Outlined: the cells F reads.")
+        titles[s] = f"{s}\nF = {num(values['f_measure'])}\nV = {num(values['v_measure'])}"
+    note = ("Reconstructed tables (the figure is lost in the text extraction;<br>the printed F and V make them "
+            "unique). Outlined: the cells F reads.")
     fig = lesson_charts.matching_figure(tables, titles, note)
     ta = presets[sols["A"]].contingency()
     matched = [int(ta.to_dense()[i, j]) for i, j in f_matches(ta)]
@@ -336,7 +335,11 @@ def _matching(settings: Settings) -> View:
         "apart — the unmatched cells reach it only through the cluster sizes.")
     if settings.beta != 1:
         narrative += f" (V here is V_β with β = {settings.beta:g}, from the sidebar.)"
-    return View(narrative, fig,
+    question = q.side_question(
+        preference_table(v["A"], v["B"], ["f_measure"]), "f_measure", {A: "A", B: "B"},
+        "In A each class's items outside its matched cluster are spread over two clusters, in B they stay in one. "
+        "Which will the F-measure prefer?")
+    return View(narrative, fig, question=question,
                 caption="Rosenberg & Hirschberg 2007, Figure 2 and §3, reconstructed (rows = classes, columns = "
                         "clusters). F and V computed by `metrics`; outlines from "
                         "`metrics.measures.matching.f_matches`.",
@@ -359,7 +362,7 @@ def _dom(settings: Settings) -> View:
     titles = (f"Ours — metrics, n = {num(properties.PROPERTY_GRID_N)}",
               f"Printed — {gv.table2()['source'].split(',')[0]}")
     fig = lesson_charts.table2_figure(ours, printed, differs, titles)
-    listed = ", ".join(all_ours[:-1]) + " and " + all_ours[-1] if len(all_ours) > 1 else "".join(all_ours)
+    listed = _names(all_ours)
     narrative = (
         "Dom's properties P1–P5 and Rosenberg & Hirschberg's P6–P7 say how a measure should move when one parameter "
         "of Dom's generator moves: one more useful cluster, more error mass, a noise cluster or a noise class "
@@ -368,17 +371,50 @@ def _dom(settings: Settings) -> View:
            + (", as in the printed table" if all_ours == all_printed else
               f"; the printed table says so of {', '.join(all_printed) or 'none'}") + ". " if all_ours else
            "On our grid no measure satisfies all seven on every step. ")
-        + f"{num(n_diff)} of the {num(ours.size)} printed cells differ from ours at the printed precision "
-          "(outlined); the Generator lab explains each.")
+        + _table2_summary(comparison, n_diff, ours.size))
     if settings.beta != 1:
         narrative += f" (V-Measure here is V_β with β = {settings.beta:g}; the paper's is β = 1.)"
-    return View(narrative, fig,
+    question = q.count_question(
+        "Dom's seven properties P1–P7 say how a measure should move as the clustering gets better or worse. How "
+        f"many of the {len(ours.index)} measures of Rosenberg & Hirschberg's Table 2 satisfy all seven on every "
+        "step of the grid?", len(all_ours), all_ours, "Measures at rate 1 in all seven columns on our grid")
+    return View(narrative, fig, question=question, notes=(_table2_differences(comparison),),
                 caption="Rows: Table 2's measures; columns: P1–P7; colour and label: the rate (two decimals, as "
                         "printed). Ours from `metrics.properties.dom_property_rates` over the paper's grid (cached).",
                 explore=(explore(GENERATOR_LAB, "Explore this in the Generator lab (every measure, the failing "
                                                 "steps, the reasons)",
                                  generator_lab_state(g_tab=gv.PROPERTIES_TAB), settings),),
                 legend=dict(properties.PROPERTIES))
+
+
+def _table2_summary(comparison, n_diff: int, cells: int) -> str:
+    """Where ours and the printed Table 2 differ, counted from the comparison: how many cells, in
+    which measures, and the reason they share."""
+    if not n_diff:
+        return f"All {num(cells)} printed cells agree with ours at the printed precision."
+    off = comparison[~comparison["agrees"]]
+    by_measure = off.groupby("measure", sort=False).size()
+    exact = [m for m in dict.fromkeys(comparison["measure"]) if m not in by_measure.index]
+    return (f"{num(n_diff)} of the {num(cells)} printed cells differ from ours at the printed precision (outlined): "
+            + ", ".join(f"{m} {num(int(c))}" for m, c in by_measure.items())
+            + (f"; {_names(exact)} agree everywhere" if exact else "")
+            + ". The paper does not state n, whether its tables hold expected or sampled counts, what a step is, "
+              "or how equality is judged, so those cells depend on a reading — the note below says why each "
+              "differs.")
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _table2_differences(comparison) -> tuple[str, str]:
+    """(title, Markdown): every differing cell of Table 2, grouped by its explanation
+    (``generator.views.explanations`` over ``assets/paper_values/rh2007_table2.json``)."""
+    notes = gv.table2()["differences"]
+    groups = gv.explanations(comparison)
+    lines = [f"{notes['general']}", "", f"*How ours is computed:* {notes['setup']}", ""]
+    lines += [f"- **{', '.join(cells)}** ({num(len(cells))}): {why}" for why, cells in groups]
+    return "Where and why ours differs from the printed Table 2", "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- 7. ambiguous data
@@ -414,10 +450,16 @@ def _fuzzy(settings: Settings) -> View:
     state = fuzzy_lab_state(fz_n=str(f["n"]), fz_scheme=f["scheme"], fz_share="50", fz_classes=str(f["classes"]),
                             fz_soft=str(f["soft"]), fz_noise=str(f["noise"]), fz_m=f["measure"],
                             fz_seed=str(f["seed"]))
-    return View(narrative, lesson_charts.readable(fig, height=460),
+    question = q.trend_question(
+        f"{num(f['n'])} points, a growing share of them in two gold classes at once, clustered by the gold standard "
+        "itself — a perfect soft clustering. As more points become ambiguous, what happens to fuzzy V?",
+        float(first["fuzzy"]), float(last["fuzzy"]), "Fuzzy V as the share of ambiguous points grows")
+    return View(narrative, lesson_charts.readable(lesson_charts.unhidden_lines(fig), height=460), question=question,
                 caption="`metrics.papers.experiments.ambiguity_sweep`: one seeded gold standard per rate, clustered "
-                        "perfectly, scored under the four countings (dashed: after the dissimilarity step). The Fuzzy "
-                        "lab draws the same sweep for any setting of its playground.",
+                        "perfectly, scored under the four countings (dashed: after the dissimilarity step; a line "
+                        "that coincides with another is dotted, its open markers around the other's, and its legend "
+                        "entry names the other). The Fuzzy lab draws the same sweep for any setting of its "
+                        "playground.",
                 explore=(explore(FUZZY_LAB, "Explore this in the Fuzzy lab's playground", state, settings),))
 
 
@@ -426,7 +468,8 @@ def _chance(settings: Settings) -> View:
     n, r, draws = (int(cvocab.DEFAULT_SWEEP[k]) for k in ("ch_n", "ch_r", "ch_sd"))
     model = cvocab.DEFAULT_SWEEP["ch_sm"]
     summary = cdata.sweep_summary(n, r, model, draws, cvocab.DEFAULT_SEED, settings.log_base, settings.beta, keys)
-    first, last = int(summary["k"].min()), int(summary["k"].max())
+    ks = sorted(int(k) for k in summary["k"].unique())
+    first, last = ks[0], ks[-1]
     mean = summary.pivot(index="key", columns="k", values="mean")
 
     def rise(key: str) -> str:
@@ -436,14 +479,21 @@ def _chance(settings: Settings) -> View:
     worst = max(float(mean.loc[k].abs().max()) for k in adjusted)
     narrative = (
         f"Score clusterings that know nothing: {num(n)} items in {num(r)} gold classes, split at random into k "
-        f"clusters for every k from {num(first)} to {num(last)}, {num(draws)} random splits for each k. The "
+        f"clusters for k = {', '.join(num(k) for k in ks)} ({num(len(ks))} values"
+        + (f", {num(r)} — the number of classes — among them" if r in ks else "")
+        + f"), {num(draws)} random splits for each k. The "
         f"unadjusted measures climb with k although every split is pure chance — "
         + ", ".join(rise(k) for k in ("v_measure", "nmi_arithmetic", "mutual_info") if k in mean.index)
         + f" ({settings.unit} for I). {_symbols(adjusted)}, corrected for chance, stay at 0 on average (no mean "
         f"further from 0 than {num(worst)}). So a V or an NMI says little until it is set beside what chance "
         "gives for the same numbers of classes and clusters — and what chance means is a choice of random model "
         "(Gates & Ahn 2017), which the Chance page lets you vary.")
-    return View(narrative, cv.lesson_figure(log_base=settings.log_base, beta=settings.beta),
+    question = q.trend_question(
+        f"Split {num(n)} items of {num(r)} gold classes at random into k clusters: pure chance. As k grows from "
+        f"{num(first)} to {num(last)}, what happens to the V of these random clusterings (on average)?",
+        float(mean.at["v_measure", first]), float(mean.at["v_measure", last]),
+        "V of random clusterings, the mean over the draws, from the smallest to the largest k")
+    return View(narrative, cv.lesson_figure(log_base=settings.log_base, beta=settings.beta), question=question,
                 caption="`metrics.chance.cluster_sweep` under the one-sided model num1 (gold classes fixed, the "
                         "clustering uniform over the partitions into k clusters): mean and 5–95 % band of each "
                         "measure over the draws; × marks an exact expectation. " + cv.sweep_sentence(summary, keys),

@@ -1,6 +1,6 @@
 """Facts a student checks against the papers, stated once for every page that shows them.
 
-* :data:`VI_RANGE` — VI's range, the one precise statement (Meilă 2007), and
+* :data:`VI_RANGE` — VI's range, the registry's one statement (``Measure.range_note``), and
   :func:`nvi_reference_text` — what NVI does for the single cluster and for singletons
   on m classes of c items. The Property checker's range chart and the lesson use both.
 * Printed-vs-computed notes for presets whose numbers a paper prints
@@ -17,17 +17,15 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
+import metrics
 from dashboard.papers.gallery import STATUS_MARK, section_table
 from metrics.core.formatting import format_number
 from metrics.papers import gallery
 
-# VI's range, checked against the papers (/work/shared/papers) and Meilă (2007), "Comparing
-# clusterings — an information based distance", J. Multivariate Anal. 98, §4. Reichart &
-# Rappoport (§1, §3) print [0, 2 log N]: true, but not tight; Rosenberg & Hirschberg (§3) print
-# "log n or 1/2 log k*", which the extraction garbles. The registry's VI/log n divides by the
-# first bound.
-VI_RANGE = ("VI ≤ log n for any two partitions of n items (reached by one cluster against n singletons), "
-            "and VI ≤ 2 log K* when both partitions have at most K* clusters with K* ≤ √n (Meilă 2007).")
+# VI's range is stated once, in the registry (``Measure.range_note`` of VI, checked against the papers in
+# /work/shared/papers and Meilă 2007, "Comparing clusterings — an information based distance", J.
+# Multivariate Anal. 98, §4): every page that shows the range reads it from there.
+VI_RANGE = f"VI's range: {metrics.MEASURES['vi'].range_note}"
 
 
 def nvi_reference_text(class_size: int) -> str:

@@ -301,9 +301,43 @@ def page_state(page: str, *params: Param, clear: Iterable[str] = ()) -> PageStat
     named = any(p.name in st.query_params for p in decl.params)
     if entry["marked"] or (entry["arriving"] and named):
         _open_link(decl, same_page=not entry["arriving"])
+        _drop_defaults_from_url(decl)
     # (otherwise a return, or a rerun on the page: the widgets and the kept values hold the state)
     _reset_button(decl)
     return decl
+
+
+def _is_default(p: Param, raw: list[str]) -> bool:
+    """Whether the URL's values ``raw`` of ``p`` say what leaving it out says (its default)."""
+    d = p.default
+    if d is None or not raw:
+        return False
+    if p.bound:
+        return p.problem(raw) is None and p.parse(raw) == d
+    if isinstance(d, bool):
+        return len(raw) == 1 and raw[0].lower() == str(d).lower()
+    if isinstance(d, (list, tuple)):
+        return raw == [str(x) for x in d]
+    return raw == [str(d)]
+
+
+def _drop_defaults_from_url(decl: PageState) -> None:
+    """On arrival by a link: the values the link names at their defaults leave the address bar in
+    ONE write. The browser adds a history entry for every change of the URL a run makes outside a
+    Back/Forward navigation, and the widgets would otherwise drop them one by one
+    (:func:`url_commit`), each a step that Back has to go through before it leaves the page."""
+    kept: dict[str, str | list[str]] = {}
+    dropped = False
+    for name in list(st.query_params):
+        raw = st.query_params.get_all(name)
+        p = decl.param(name)
+        if p is not None and _is_default(p, raw):
+            dropped = True
+            st.session_state.get(_WRITTEN, {}).pop(name, None)
+            continue
+        kept[name] = raw if len(raw) > 1 else raw[0]
+    if dropped:
+        st.query_params.from_dict(kept)
 
 
 def _validate_link(decl: PageState) -> None:

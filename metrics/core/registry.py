@@ -70,6 +70,9 @@ class Measure:
     beta_parts: tuple[Callable, Callable] | None = field(default=None, repr=False, compare=False)
     # Other libraries computing the same number, {library: function} (scikit-learn has its own field).
     peers: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    # Where ``bounds`` alone misleads (VI: unbounded over all n, yet ≤ log n for n items): the one
+    # statement that reconciles the ranges the papers print, shown wherever the range is.
+    range_note: str | None = field(default=None, compare=False)
 
     def __call__(self, t, labels_pred=None, *, log_base: float = math.e, beta: float = 1.0) -> float:
         """The measure of table ``t`` — or, scikit-learn's way, of two label arrays
@@ -199,7 +202,7 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
              sklearn: str | None = None, vectorized: bool = True, domain: str = "any",
              goodness_range: tuple[float, float] | None = None, limit: Callable | None = None,
              uses_beta: bool = False, beta_parts: tuple[Callable, Callable] | None = None,
-             peers: dict[str, str] | None = None):
+             peers: dict[str, str] | None = None, range_note: str | None = None):
     """Decorator adding ``func(t, *, log_base, beta)`` to :data:`MEASURES` under ``key``.
 
     ``func`` reads the shared quantities of ``t`` — a Contingency or, when
@@ -219,7 +222,8 @@ def register(key: str, *, name: str, symbol: str, family: str, direction: str,
             raise ValueError(f"measure {key!r} registered twice")
         MEASURES[key] = Measure(key, name, symbol, family, direction, bounds, reference, formula,
                                 description, func, uses_log_base, symmetric, n_invariant, sklearn,
-                                vectorized, domain, goodness_range, limit, uses_beta, beta_parts, peers)
+                                vectorized, domain, goodness_range, limit, uses_beta, beta_parts, peers,
+                                range_note)
         return func
 
     return deco

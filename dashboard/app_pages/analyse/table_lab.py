@@ -9,6 +9,7 @@ from dashboard.ui.figures.charts import cached_goodness_figure, fmt, table_heatm
 from dashboard.ui.figures.export import show_chart
 from dashboard.ui.measures import download_buttons, keys_for, measures_frame, show_formulas, show_measures
 from dashboard.ui.presets import load_presets
+from dashboard.ui.readout import escape_markdown
 from dashboard.ui.state import Param, kept, page_link, page_state, url_commit, url_state
 from dashboard.ui.tables import encode_table, evaluate_cached, table_csv
 from dashboard.ui.upload import upload_panel
@@ -94,6 +95,12 @@ with c_chart:
 with c_table:
     st.markdown(f"**All values** — {settings.unit}, β = {fmt(settings.beta)}")
     show_measures(mframe, key="lab_measures")
+    # A range that its bounds alone misstate (VI: unbounded over all n, at most log n for n items) is
+    # explained where the table shows it, in the registry's one statement.
+    for k in keys:
+        m = metrics.MEASURES[k]
+        if m.range_note:
+            st.caption(f"**{escape_markdown(m.symbol)}'s range {m.range_text}:** {escape_markdown(m.range_note)}")
     stem = kept("preset", DEFAULT_PRESET) if source == "table" else "upload"
     download_buttons(mframe, table_csv(t), stem, key="lab")
 # Kept through runs that end early (st.stop() above skips Streamlit's clean-up; persist_state makes the

@@ -28,6 +28,7 @@ from dashboard.chance import vocabulary as cvocab
 from dashboard.fuzzy import views as fz
 from dashboard.generator import views as gv
 from dashboard.lesson import charts as lesson_charts
+from dashboard.lesson import links as ls_links
 from dashboard.lesson import steps as ls
 from dashboard.papers import facts
 from dashboard.properties import views as pv
@@ -51,13 +52,20 @@ TABLE_2 = resources.read_json("paper_values", "rh2007_table2.json")
 
 
 def open_lesson(step: str | None = None, **params) -> AppTest:
-    return open_app(LESSON, 240, ({"step": step} if step is not None else {}) | params)
+    """The lesson at ``step``, its answer revealed (``reveal=1``) unless ``params`` say otherwise."""
+    return open_app(LESSON, 240, ({"step": step} if step is not None else {}) | {"reveal": "1"} | params)
 
 
 @pytest.fixture(scope="module")
 def steps() -> dict[int, AppTest]:
-    """Every step, opened once by its URL."""
+    """Every step, opened once by its URL, its answer revealed."""
     return {n: open_lesson(str(n)) for n in range(1, N + 1)}
+
+
+def opened_state(page: str, params: dict) -> dict:
+    """What a link opens: the page's defaults (``links.DEFAULTS``) overridden by the link's values."""
+    defaults = {k: v if isinstance(v, list) else [v] for k, v in ls_links.DEFAULTS.get(SCRIPTS[page], {}).items()}
+    return defaults | params
 
 
 def links(at: AppTest) -> list[tuple[str, str, dict, bool]]:
@@ -71,8 +79,9 @@ def lesson_chart(at: AppTest, n: int) -> dict:
 
 
 def narrative(at: AppTest) -> str:
-    """The step's narrative: the page's longest Markdown block."""
-    return max((m.value for m in at.markdown), key=len)
+    """The step's narrative: the page's longest Markdown block outside the expanders (notes, legend)."""
+    inside = {m.value for e in at.expander for m in e.markdown}
+    return max((m.value for m in at.markdown if m.value not in inside), key=len)
 
 
 def traces(spec: dict, **match) -> list[dict]:
@@ -203,11 +212,17 @@ def check_target(label: str, page: str, params: dict) -> None:
     no_trouble(at)
     assert not at.warning, [w.value for w in at.warning]
     checked = 0
-    for key, wanted in params.items():
+    opened = opened_state(page, params)
+    for key, wanted in opened.items():                                  # named, or the page's default
+        if key == "link":
+            continue
         try:
             shown = widget_value(at, key)
         except KeyError:                                               # not drawn (a closed tab): kept for it
             kept = at.query_params.get(key)
+            if key not in params:                                      # a default: out of the address bar
+                assert kept is None, (page, key, kept)
+                continue
             assert (kept if isinstance(kept, list) else [kept]) == wanted, (page, key, kept, wanted)
             continue
         assert same(shown, wanted), (page, key, shown, wanted)
@@ -217,8 +232,8 @@ def check_target(label: str, page: str, params: dict) -> None:
     if page == "compare":
         for side in ("a", "b"):
             z = np.array(decoded(chart(at, f"cmp_heatmap_{side}")["data"][0]["z"]))
-            assert z.reshape(len(PRESETS[params[side][0]].classes), -1).tolist() == \
-                [list(r) for r in PRESETS[params[side][0]].table]
+            assert z.reshape(len(PRESETS[opened[side][0]].classes), -1).tolist() == \
+                [list(r) for r in PRESETS[opened[side][0]].table]
     elif page == "property_checker":
         assert at.session_state[pv.TAB_KEY] == pv.RANGE_TAB
         assert {d["yaxis"] for d in chart(at, "pc_range_chart")["data"]} == {"y", "y2"}   # VI and NVI
@@ -228,14 +243,15 @@ def check_target(label: str, page: str, params: dict) -> None:
     elif page == "fuzzy_lab":
         assert chart(at, "fz_sweep")["data"]
     elif page == "table_lab":
-        assert at.selectbox(key="preset").value == params["preset"][0]
+        assert at.selectbox(key="preset").value == opened["preset"][0]
     elif page == "chance":
         shown = {d.get("legendgroup") or d.get("name") for d in chart(at, "ch_sweep")["data"]}
-        assert shown and at.session_state[cvocab.TAB_KEY] == params[cvocab.TAB_KEY][0]
+        assert shown and at.session_state[cvocab.TAB_KEY] == opened[cvocab.TAB_KEY][0]
 
 
 def test_the_explore_links_of_each_step_name_its_tables(steps):
-    pages = {n: [(page, q) for _, page, q, _ in links(steps[n]) if page != "lesson"] for n in steps}
+    pages = {n: [(page, opened_state(page, q)) for _, page, q, _ in links(steps[n]) if page != "lesson"]
+             for n in steps}
     as_query = {k: v if isinstance(v, list) else [v] for k, v in ls.table_lab_state("rr_singletons").items()}
     assert pages[1] == [("table_lab", as_query)]
     assert (pages[2][0][1]["a"], pages[2][0][1]["b"]) == (["rr_singletons"], ["rr_solution_r"])
@@ -334,7 +350,7 @@ def test_step5_matching_cells_outlined_on_the_reconstructed_tables(steps):
                           if s["xref"] == f"x{ax}")
         assert outlined == sorted(f_matches(metrics.Contingency.from_table(table)))
         v = metrics.evaluate(PRESETS[f"rh_figure2_{sol}"].contingency())
-        title = f"{sol}: F = {num(v['f_measure'])}, V = {num(v['v_measure'])}"
+        title = f"{sol}<br>F = {num(v['f_measure'])}<br>V = {num(v['v_measure'])}"    # one line each
         assert any(a["text"] == title for a in spec["layout"]["annotations"])
     assert any("Reconstructed" in a["text"] for a in spec["layout"]["annotations"])
 
@@ -384,9 +400,15 @@ def test_step7_chart_is_the_ambiguity_sweep(steps):
     spec = lesson_chart(at, 7)
     expected = sweep_expected()
     for variant, label in fz.VARIANT_LABELS.items():
-        (t,) = [t for t in spec["data"] if t["name"] == label]
+        (t,) = [t for t in spec["data"] if t["name"].split(" (= ")[0] == label]
         assert decoded(t["x"]) == pytest.approx([100 * r for r in expected["rate"]])
         assert decoded(t["y"]) == expected[variant].tolist()
+    # No line hides another: each its own marker; the dissimilarity lines coincide, and the second says so.
+    lines = [t for t in spec["data"] if "lines" in t.get("mode", "")]
+    assert len({t["marker"]["symbol"] for t in lines}) == len(lines)
+    (twin,) = [t for t in lines if " (= " in t["name"]]
+    assert twin["name"] == f"{fz.VARIANT_LABELS['count_diss']} (= {fz.VARIANT_LABELS['fuzzy_diss']})"
+    assert twin["line"]["dash"] == "dot" and twin["marker"]["symbol"] == "circle-open"
     text = narrative(at)
     mid = expected.iloc[len(expected) // 2]
     assert f"{num(mid['fuzzy'])} against {num(mid['count'])}" in text
