@@ -11,39 +11,33 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from dashboard.compare.view import NA, TIE, A, B, majority
+from dashboard.compare.view import NA, TIE, A, B
 from dashboard.ui.figures.charts import figure, panel_domains
 from dashboard.ui.figures.colours import HIGHLIGHT, MISSING, NEUTRAL, QUALITATIVE, rgba
 from dashboard.ui.readout import escape_label, format_number, wrap
 
 SIDE_COLORS = {A: QUALITATIVE[0], B: QUALITATIVE[1], TIE: NEUTRAL, NA: MISSING}
-DISAGREE_FILL = rgba(HIGHLIGHT, 0.12)
-DISAGREE_COLOR = HIGHLIGHT
-
-DISAGREE_TEXT = {True: "against the majority", False: "no majority"}
-DISAGREE_HELP = {True: "Most of the measures you chose prefer the other solution.",
-                 False: "The measures you chose are split evenly: no side has a majority."}
+FLIP_COLOR = HIGHLIGHT
+SIDE_TINT = 0.10  # opacity of a row's tint in the colour of the solution its measure prefers
 
 
 def preference_figure(df: pd.DataFrame, label_a: str, label_b: str) -> go.Figure:
     """A dumbbell per measure: A and B on the goodness scale, the line colored by the preferred
-    solution, the preferred marker larger; measures against the majority of the chosen
-    measures shaded orange-red and marked so in the right margin.
+    solution, the preferred marker larger, the row tinted in the preferred solution's colour (a
+    grouping, not a verdict: ``view.SIDES_HELP``; no tint for a tie or an undefined measure).
 
     Value labels (the raw values) sit above A's marker and below B's, so the two never overlap
     however close the values are; rows are tall enough that one row's labels clear the next's.
     """
     n = len(df)
     ys = list(range(n))
-    has_majority = majority(df) is not None
-    shapes, annotations = [], []
+    shapes: list[dict] = []
+    annotations: list[dict] = []
     for y, row in zip(ys, df.itertuples(index=False)):
-        if row.disagrees:
+        if row.prefers in (A, B):
             shapes.append({"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y - 0.45,
-                           "y1": y + 0.45, "fillcolor": DISAGREE_FILL, "line": {"width": 0}, "layer": "below"})
-            annotations.append({"xref": "paper", "yref": "y", "x": 1.0, "y": y, "xanchor": "left", "xshift": 6,
-                                "text": DISAGREE_TEXT[has_majority], "hovertext": DISAGREE_HELP[has_majority],
-                                "showarrow": False, "font": {"color": DISAGREE_COLOR}})
+                           "y1": y + 0.45, "fillcolor": rgba(SIDE_COLORS[row.prefers], SIDE_TINT),
+                           "line": {"width": 0}, "layer": "below", "name": f"prefers {row.prefers}"})
         ga, gb = row[df.columns.get_loc("goodness A")], row[df.columns.get_loc("goodness B")]
         shapes.append({"type": "line", "xref": "x", "yref": "y", "x0": ga, "x1": gb, "y0": y, "y1": y,
                        "line": {"color": SIDE_COLORS[row.prefers], "width": 4}, "layer": "below"})
@@ -66,7 +60,7 @@ def preference_figure(df: pd.DataFrame, label_a: str, label_b: str) -> go.Figure
     mark = {A: "✓A", B: "✓B", TIE: "=", NA: "n/a"}
     ticktext = [f"{escape_label(s)} {mark[p]}" for s, p in zip(df["symbol"], df["prefers"])]
     layout = {
-        "height": int(140 + 62 * n), "margin": {"l": 10, "r": 160 if df["disagrees"].any() else 20, "t": 50, "b": 60},
+        "height": int(140 + 62 * n), "margin": {"l": 10, "r": 20, "t": 50, "b": 60},
         "shapes": shapes, "annotations": annotations,
         "xaxis": {"range": [-0.03, 1.05], "title": {"text": "position: goodness (0 = worst, 1 = best)<br>"
                                                             "labels: each measure's raw value (A above, B below)"}},
@@ -120,7 +114,7 @@ def morph_figure(curve: pd.DataFrame, keys: list[str], x_title: str, current_x: 
                            "x1": fx + 0.12, "y0": 0, "y1": 1, "fillcolor": rgba(HIGHLIGHT, 0.35),
                            "line": {"width": 0}, "layer": "below", "name": f"flip {key}"})
             annotations.append({"text": "flip", "xref": f"x{ax}", "yref": f"y{ax} domain", "x": fx, "y": 0.02,
-                                "showarrow": False, "font": {"color": DISAGREE_COLOR}, "yanchor": "bottom"})
+                                "showarrow": False, "font": {"color": FLIP_COLOR}, "yanchor": "bottom"})
     # One x title for all panels (per-panel titles would overlap).
     annotations.append({"text": escape_label(x_title), "xref": "paper", "yref": "paper", "x": 0.5, "y": 0,
                         "yshift": -42, "showarrow": False, "xanchor": "center", "yanchor": "top"})

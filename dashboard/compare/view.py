@@ -1,4 +1,4 @@
-"""Which of two solutions each measure prefers, and which measures disagree with the rest.
+"""Which of two solutions each measure prefers.
 
 A preference reads the registry's ``direction`` only (higher or lower is better) through
 :func:`metrics.solutions.prefers`, whose tie rule (:func:`metrics.solutions.ties`) keeps a printed
@@ -9,7 +9,6 @@ counts) prefers neither ("n/a"). Positions on the common scale come from ``Measu
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 import pandas as pd
 
@@ -18,10 +17,14 @@ from dashboard.ui.readout import escape_markdown
 from metrics import solutions
 
 A, B, TIE, NA = "A", "B", "tie", "n/a"
-# What "against the majority" (the shaded rows of the Compare chart) means, where it is shown.
-DISAGREES_HELP = ("Against the majority: this measure prefers A where most of the measures you chose prefer B, or "
-                  "the reverse (ties and measures not defined for a table do not vote). When the vote is split "
-                  "evenly there is no majority, and every measure that takes a side is marked.")
+# What the tinted rows of the Compare chart mean, where they are shown. No vote: a count of measures on each
+# side is not a verdict (Wu et al. show VD_n and VI_n right about the uniform effect where most measures are
+# wrong), so the chart groups the measures by their side and marks none of them as the odd one out.
+SIDES_HELP = ("Each row is tinted by the solution its measure prefers (none: a tie, or a measure not defined for "
+              "one of the tables). The tint groups the measures; it does not judge them: how many measures side "
+              "with A or with B says nothing about which is right — the papers argue that case by case (the "
+              "lesson's step 4: on the uniform effect VD_n and VI_n are right, and purity, entropy and mutual "
+              "information, the larger group there, are fooled).")
 
 
 _SIDES = {"a": A, "b": B, "tie": TIE, None: NA}
@@ -33,8 +36,7 @@ def prefers(key: str, a: float, b: float) -> str:
 
 
 def preference_table(values_a: dict[str, float], values_b: dict[str, float], keys: list[str]) -> pd.DataFrame:
-    """One row per measure: values, goodness, the preferred solution, and whether the measure
-    disagrees with the majority of the chosen measures (ties count for neither side)."""
+    """One row per measure: values, goodness and the preferred solution (:func:`prefers`)."""
     rows = []
     for k in keys:
         m = metrics.MEASURES[k]
@@ -42,22 +44,8 @@ def preference_table(values_a: dict[str, float], values_b: dict[str, float], key
         rows.append({"key": k, "measure": m.name, "symbol": m.symbol,
                      "better": "↑" if m.higher_is_better else "↓", "A": a, "B": b,
                      "goodness A": m.goodness(a), "goodness B": m.goodness(b), "prefers": prefers(k, a, b)})
-    df = pd.DataFrame(rows, columns=["key", "measure", "symbol", "better", "A", "B", "goodness A", "goodness B",
-                                     "prefers"])
-    side, votes = majority(df), Counter(p for p in df["prefers"] if p in (A, B))
-    # With no majority (a split vote) every side-taking measure is in dispute.
-    df["disagrees"] = [p in (A, B) and ((side is None and len(votes) > 1) or (side is not None and p != side))
-                       for p in df["prefers"]]
-    return df
-
-
-def majority(df: pd.DataFrame) -> str | None:
-    """The side (A or B) most of the chosen measures prefer; None on a tie of votes or no vote.
-    Ties and measures not defined for a table vote for neither side."""
-    votes = Counter(p for p in df["prefers"] if p in (A, B))
-    if not votes or votes[A] == votes[B]:
-        return None
-    return A if votes[A] > votes[B] else B
+    return pd.DataFrame(rows, columns=["key", "measure", "symbol", "better", "A", "B", "goodness A", "goodness B",
+                                       "prefers"])
 
 
 def verdict(df: pd.DataFrame, label_a: str, label_b: str) -> str:

@@ -250,7 +250,7 @@ def test_heatmap_counts_of_a_fractional_table_are_in_the_one_format():
 
 
 # ================================================================ Compare's preference chart
-def test_preference_labels_sit_above_a_and_below_b_and_against_the_majority_says_what_it_means():
+def test_preference_labels_sit_above_a_and_below_b_and_rows_are_tinted_by_their_side():
     va = {"v_measure": 0.6667, "vi": 2.303, "ari": 0.0}
     vb = {"v_measure": 0.5916, "vi": 1.881, "ari": 0.4133}
     df = preference_table(va, vb, list(va))
@@ -259,29 +259,29 @@ def test_preference_labels_sit_above_a_and_below_b_and_against_the_majority_says
     assert a["textposition"] == "top center" and b["textposition"] == "bottom center"
     assert a["text"] == [format_number(v) for v in va.values()]
     assert a["name"] == "A: &lt;b&gt;A&lt;/b&gt;" and b["name"] == "B: B &amp; co"
-    notes = [n for n in spec["layout"]["annotations"] if n["text"] == "against the majority"]
-    assert len(notes) == 1 and notes[0]["x"] == 1.0 and notes[0]["xanchor"] == "left"     # in the margin
-    assert "prefer the other solution" in notes[0]["hovertext"]
-    assert spec["layout"]["margin"]["r"] >= 150
+    tints = [s for s in spec["layout"]["shapes"] if s.get("name", "").startswith("prefers")]
+    assert [s["name"] for s in tints] == ["prefers A", "prefers B", "prefers B"]
+    assert tints[0]["fillcolor"] != tints[1]["fillcolor"] == tints[2]["fillcolor"]
+    assert not spec["layout"]["annotations"]                                  # no row is marked as the odd one
     # Rows are tall enough that a row's lower label clears the next row's upper label.
     plot_px = spec["layout"]["height"] - spec["layout"]["margin"]["t"] - spec["layout"]["margin"]["b"]
     lo, hi = spec["layout"]["yaxis"]["range"]
     assert plot_px / abs(lo - hi) >= 56
-    # A split vote has no majority, and the chart says that instead.
-    split = preference_table({"v_measure": 1.0, "vi": 1.0}, {"v_measure": 0.0, "vi": 0.0}, ["v_measure", "vi"])
-    layout = compare_charts.preference_figure(split, "a", "b").to_plotly_json()["layout"]
-    texts = {n["text"] for n in layout["annotations"]}
-    assert texts == {"no majority"}
+    # A tie gets no tint.
+    tie = preference_table({"v_measure": 0.5}, {"v_measure": 0.5}, ["v_measure"])
+    shapes = compare_charts.preference_figure(tie, "a", "b").to_plotly_json()["layout"]["shapes"]
+    assert not [s for s in shapes if s.get("name", "").startswith("prefers")]
 
 
-def test_compare_page_says_what_against_the_majority_means_and_what_the_morph_compares():
+def test_compare_page_says_what_the_tint_means_and_what_the_morph_compares():
     at = page("compare")
     captions = " ".join(c.value for c in at.caption)
-    assert "against the majority of the measures you chose" in captions
+    assert "a grouping, not a verdict" in captions and "VD_n and VI_n are right" in captions
+    assert "majority" not in captions
     assert "does not use the solutions A and B" in captions
     assert any("not A and B above" in h.value for h in at.subheader)
     values = next(e for e in at.dataframe if "A (shown)" in e.value.columns)
-    assert json.loads(values.proto.columns)["disagrees"]["label"] == "Against the majority"
+    assert "disagrees" not in json.loads(values.proto.columns)
 
 
 # ================================================================ tables

@@ -6,7 +6,7 @@ import streamlit as st
 import metrics
 from dashboard.compare import morph, paired
 from dashboard.compare.charts import cached_preference_figure
-from dashboard.compare.view import DISAGREES_HELP, preference_table, verdict
+from dashboard.compare.view import SIDES_HELP, preference_table, verdict
 from dashboard.papers import facts
 from dashboard.ui import noise
 from dashboard.ui.controls import shared_controls
@@ -34,8 +34,8 @@ page_state("compare",
            clear=("a_upload_", "b_upload_"))
 settings = shared_controls()
 st.title("Compare")
-st.caption("Two solutions side by side: which one does each measure prefer? A measure whose preference goes "
-           "against the majority of the measures you chose is shaded (\"against the majority\"). With uploaded "
+st.caption("Two solutions side by side: which one does each measure prefer? Each row is tinted by the solution "
+           "its measure prefers — a grouping, not a verdict: the larger group is not the right one. With uploaded "
            "labels of the same items on both sides, each verdict comes with a paired bootstrap interval. Below, a "
            "morph slides solution R's noise and the number of classes.")
 presets = load_presets()
@@ -72,13 +72,12 @@ if keys and a is not None and b is not None:
     show_chart(cached_preference_figure(pref, a.label, b.label), key="cmp_preference", width="stretch")
     st.caption("Each row is one measure: A (circle, value above) and B (diamond, value below) placed on the "
                "measure's goodness scale (0 = worst, 1 = best), the larger marker on the side it prefers. "
-               + DISAGREES_HELP)
+               + SIDES_HELP)
     paired.show_intervals(a, b, pref, settings.log_base, settings.beta)
-    shown = pref[["measure", "symbol", "better", "A", "B", "prefers", "disagrees"]]
+    shown = pref[["measure", "symbol", "better", "A", "B", "prefers"]]
     with st.expander("Values"):
         show_frame(shown, key="cmp_values", columns=["A", "B"], sortable=False, hide_index=True, width="stretch",
-                   column_config={"disagrees": st.column_config.CheckboxColumn(
-                       "Against the majority", help=DISAGREES_HELP)})
+                   column_config={"prefers": st.column_config.TextColumn("prefers", help=SIDES_HELP)})
         st.download_button("Values (CSV)", frame_csv(shown, index=False), file_name="compare.csv",
                            mime="text/csv", key="cmp_dl", on_click="ignore")
     for side, sol in (("a", a), ("b", b)):
