@@ -21,9 +21,6 @@ from metrics.papers import playground as pg
 
 DEFAULT_KEYS = ["purity", "f_measure", "v_measure", "nvi", "vi", "ari", "vd_n"]
 MOVES, TYPED, TARGET, ERROR = "pg_mv", "pg_typed", "pg_to", "pg_move_error"
-# Set by a callback that changed the moves: the chooser (a fragment: a selection reruns only it)
-# then asks for a run of the whole page, whose table, measures and history follow the moves.
-MOVED = "pg_moved"
 CHART = "pg_scatter_"      # + the number of moves: a move draws a new chart, so its selection is cleared
 NEW_TARGET = "new"
 MAX_LISTED = 8             # item numbers listed in the history before "…"
@@ -70,7 +67,6 @@ def forget_moves() -> None:
     others). A callback of the scene's controls and of the Start over button."""
     st.session_state[MOVES] = []
     st.session_state[TYPED] = ""
-    st.session_state[MOVED] = True
     st.session_state.pop(ERROR, None)
 
 
@@ -112,13 +108,11 @@ def do_move(scene_args: tuple[str, int, int], n_moves: int) -> None:
         return
     ss[MOVES] = [*texts, encode_move(pg.Move(tuple(items), target))]
     ss[TYPED] = ""
-    ss[MOVED] = True
     ss.pop(ERROR, None)
 
 
 def undo() -> None:
     st.session_state[MOVES] = list(st.session_state.get(MOVES) or [])[:-1]
-    st.session_state[MOVED] = True
     st.session_state.pop(ERROR, None)
 
 

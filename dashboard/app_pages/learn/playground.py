@@ -60,7 +60,6 @@ st.markdown(f"**{md(scene.title)}.** " + {
              "a time.",
 }[scene_args[0]])
 
-st.session_state.pop(pv.MOVED, None)  # this run draws the moves (see chooser)
 url_state(pv.MOVES)
 moves, states, problem = pv.replayed(scene, list(st.session_state.get(pv.MOVES) or []))
 if problem:
@@ -73,10 +72,9 @@ t = pg.table(scene.classes, state)
 
 @st.fragment
 def chooser(scene_args: tuple[str, int, int], state, n_moves: int) -> None:
-    """The scatter, the selection and the move controls. A fragment: a box, a lasso, a click or
-    typed numbers rerun only this; a move (or Undo, Start over) reruns the whole page."""
-    if st.session_state.pop(pv.MOVED, False):
-        st.rerun()  # (a full run consumes the mark at the top of the page, so this is a fragment run)
+    """The scatter and the selection. A fragment: a box, a lasso, a click or typed numbers rerun
+    only this. The move controls stand outside it, so a move is one run of the whole page (whose
+    table, measures and history follow); the Move button reads the selection when clicked."""
     scene = pv.load_scene(*scene_args)
     show_chart(scatter_figure(scene_args, scene.points, scene.classes, tuple(state.tolist())),
                key=f"{pv.CHART}{n_moves}", name="playground", on_select="rerun",
@@ -87,6 +85,11 @@ def chooser(scene_args: tuple[str, int, int], state, n_moves: int) -> None:
     if typed_problem:
         st.error(f"Typed items: {md(typed_problem)}.")
     st.markdown(pv.selection_text(scene, state, items))
+
+
+left, right = st.columns([5, 4], gap="large")
+with left:
+    chooser(scene_args, state, len(moves))
     choices = pv.targets(state)
     if st.session_state.get(pv.TARGET) not in choices:
         st.session_state[pv.TARGET] = pv.NEW_TARGET
@@ -94,21 +97,16 @@ def chooser(scene_args: tuple[str, int, int], state, n_moves: int) -> None:
     with m1:
         st.selectbox("Move them to", choices, key=pv.TARGET, format_func=pv.target_label)
     with m2:
-        st.button("Move", key="pg_move", type="primary", on_click=pv.do_move, args=(scene_args, n_moves),
-                  disabled=not items, width="stretch", icon=":material/move_item:")
+        st.button("Move", key="pg_move", type="primary", on_click=pv.do_move, args=(scene_args, len(moves)),
+                  width="stretch", icon=":material/move_item:")
     with m3:
-        st.button("Undo", key="pg_undo", on_click=pv.undo, disabled=not n_moves, width="stretch",
+        st.button("Undo", key="pg_undo", on_click=pv.undo, disabled=not moves, width="stretch",
                   icon=":material/undo:", help="Take back the last move")
     with m4:
-        st.button("Start over", key="pg_restart", on_click=pv.forget_moves, disabled=not n_moves, width="stretch",
+        st.button("Start over", key="pg_restart", on_click=pv.forget_moves, disabled=not moves, width="stretch",
                   icon=":material/restart_alt:", help="Every move taken back: the scene as it began")
     if st.session_state.get(pv.ERROR):
         st.error(st.session_state[pv.ERROR])
-
-
-left, right = st.columns([5, 4], gap="large")
-with left:
-    chooser(scene_args, state, len(moves))
 with right:
     fig, summary = table_heatmap(t, max_rows=10, max_cols=24, height=260)
     show_chart(fig, key="pg_table", name="playground-table")

@@ -148,7 +148,12 @@ def test_a_new_scene_forgets_the_moves_and_bad_input_is_reported():
     at.text_input(key="pg_typed").set_value("5-x").run()
     assert any("“5-x” is not an item number" in e.value.replace("\\", "") for e in at.error)
     assert at.text_input(key="pg_typed").value == "5-x"          # what was typed stays
-    assert at.button(key="pg_move").disabled
+    at.button(key="pg_move").click().run()                      # a move of unreadable items is refused
+    assert moves_in_url(at) == ["0-2_n"] and any("5-x" in e.value.replace("\\", "") for e in at.error)
+    assert at.text_input(key="pg_typed").value == "5-x"
+    at.text_input(key="pg_typed").set_value("").run()
+    at.button(key="pg_move").click().run()                      # and a move of nothing
+    assert any("Select items on the chart" in e.value for e in at.error) and moves_in_url(at) == ["0-2_n"]
     at.text_input(key="pg_typed").set_value("500").run()
     assert any("numbered 1 to 90" in e.value for e in at.error)
     at.segmented_control(key="pg_scene").set_value("singletons").run()
