@@ -15,17 +15,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._lazy import lazy_function, lazy_module
+from .._lazy import lazy_module
 from .contingency import Contingency
 from .registry import check_beta, check_log_base, resolve
-from .stats import TableStats, histogram_pays
+from .stats import TableStats, histogram_pays, x_log_ratio
 
 if TYPE_CHECKING:
     import pandas as pd
-    from scipy.special import xlogy
 else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     pd = lazy_module("pandas")
-    xlogy = lazy_function("scipy.special", "xlogy")
 
 __all__ = ["TableBatch", "evaluate_batch"]
 
@@ -103,24 +101,27 @@ class TableBatch(TableStats):
         return np.count_nonzero(self.col_sums, axis=1)
 
     @cached_property
-    def _xlogx(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Σ x log x over each table's class sizes, cluster sizes and cells: what all four
-        entropies share. Whole counts (every random table of metrics.chance) read x log x
-        from a table of the values 0 … max instead of taking a logarithm per cell: most
-        cells of a batch are padding or small counts, and a lookup costs a fraction of a
-        logarithm."""
+    def _log_cells(self) -> np.ndarray | None:
+        """log n_ij per cell from a table of the values 0 … max, for whole counts (every random
+        table of metrics.chance): most cells of a batch are padding or small counts, and a
+        lookup costs a fraction of a logarithm. None: the cells take their own logarithm."""
         v = self.tables
         top = float(v.max()) if v.size else 0.0
-        if self.is_integer and histogram_pays(top, v.size):
-            values = np.arange(int(top) + 1, dtype=np.float64)
-            cells = xlogy(values, values)[v.astype(np.intp)].sum(axis=(1, 2))
-        else:
-            cells = xlogy(v, v).sum(axis=(1, 2))
-        return xlogy(self.row_sums, self.row_sums).sum(axis=1), xlogy(self.col_sums, self.col_sums).sum(axis=1), cells
+        if not (self.is_integer and histogram_pays(top, v.size)):
+            return None
+        return np.log(np.maximum(np.arange(int(top) + 1, dtype=np.float64), 1.0))[v.astype(np.intp)]
 
-    def _entropy(self, sum_xlogx: np.ndarray) -> np.ndarray:
-        """H = log n − (1/n) Σ x log x, as Contingency computes it; never negative."""
-        return np.maximum(self.log_n - sum_xlogx / np.maximum(self.n, 1.0), 0.0)
+    @cached_property
+    def _entropy_sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per table, n·H(C), n·H(K), n·H(C, K) as Σ x log(n / x) over class sizes, cluster sizes
+        and cells: Contingency's sums (metrics.core.stats.x_log_ratio), what all four entropies
+        share."""
+        n = self.n
+        return (x_log_ratio(self.row_sums, n[:, None]).sum(axis=1), x_log_ratio(self.col_sums, n[:, None]).sum(axis=1),
+                x_log_ratio(self.tables, n[:, None, None], self._log_cells).sum(axis=(1, 2)))
+
+    def _per_item(self, total: np.ndarray) -> np.ndarray:
+        return np.maximum(total / np.maximum(self.n, 1.0), 0.0)
 
     @cached_property
     def n_cells(self) -> np.ndarray:
@@ -128,23 +129,41 @@ class TableBatch(TableStats):
 
     @cached_property
     def _h_c_raw(self) -> np.ndarray:
-        return self._entropy(self._xlogx[0])
+        return self._per_item(self._entropy_sums[0])
 
     @cached_property
     def _h_k_raw(self) -> np.ndarray:
-        return self._entropy(self._xlogx[1])
+        return self._per_item(self._entropy_sums[1])
 
     @cached_property
     def _h_ck_raw(self) -> np.ndarray:
-        return self._entropy(self._xlogx[2])
+        return self._per_item(self._entropy_sums[2])
 
     @cached_property
     def _mi_raw(self) -> np.ndarray:
-        # I = H(C) + H(K) − H(C,K) = log n + (Σ cells x log x − Σ rows − Σ cols) / n, from the
-        # sums the entropies share: Contingency's formula, with no pass over the cells of its
-        # own (the ratio n n_ij / (a_i b_j) cell by cell cost as much as the three entropies).
-        rows, cols, cells = self._xlogx
-        return self.log_n + (cells - rows - cols) / np.maximum(self.n, 1.0)
+        # I = H(C) + H(K) − H(C,K), from the sums the entropies share: Contingency's formula, with
+        # no pass over the cells of its own (the ratio n n_ij / (a_i b_j) cell by cell cost as much
+        # as the three entropies).
+        rows, cols, cells = self._entropy_sums
+        return (rows + cols - cells) / np.maximum(self.n, 1.0)
+
+    @cached_property
+    def _conditional_sums(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per table, (Σ n_ij log(b_j / n_ij), Σ n_ij log(a_i / n_ij)): n·H(C|K) and n·H(K|C)
+        summed directly over the cells, as Contingency sums them (metrics.core.stats.x_log_ratio):
+        a near-perfect table keeps its relative precision."""
+        v, log_v = self.tables, self._log_cells
+        by_col = x_log_ratio(v, self.col_sums[:, None, :], log_v).sum(axis=(1, 2))
+        by_row = x_log_ratio(v, self.row_sums[:, :, None], log_v).sum(axis=(1, 2))
+        return by_col, by_row
+
+    @cached_property
+    def _h_c_given_k_raw(self) -> np.ndarray:
+        return self._conditional_sums[0] / np.maximum(self.n, 1.0)
+
+    @cached_property
+    def _h_k_given_c_raw(self) -> np.ndarray:
+        return self._conditional_sums[1] / np.maximum(self.n, 1.0)
 
     @cached_property
     def pair_sums(self):

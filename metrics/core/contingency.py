@@ -37,6 +37,7 @@ from .cells import (
 )
 from .kernels import array_api, counting
 from .labels import as_1d_labels, compact_limit, count_with_noise, factorize_labels, own_labels
+from .limits import MAX_TOTAL
 from .memberships import Memberships, plain_cells, plain_memberships, weighted_cells
 from .stats import CellStats, compiled_summary
 
@@ -258,7 +259,29 @@ class Contingency(CellStats, MergeableTable):
         A ``scipy.sparse`` matrix is accepted and never densified. A masked array's masked
         cells are refused (an unknown count is neither the value behind the mask nor 0).
         """
+        if type(table) is np.ndarray and table.ndim == 2 and table.size and table.dtype.kind in "iu":
+            counted = cls._from_count_array(table, row_labels, col_labels)
+            if counted is not None:
+                return counted
         return cls._from_cells(*table_cells(table, row_labels, col_labels))
+
+    @classmethod
+    def _from_count_array(cls, arr: np.ndarray, row_labels, col_labels) -> Contingency | None:
+        """:meth:`from_table` of a 2-D integer array, straight to :meth:`_from_grid` (on a copy:
+        the caller's array may change, a table may not) without the coordinate form the general
+        path makes and turns back into a grid: the same table, to the last bit. None where
+        the general path must decide — a negative cell, a total that might pass ``MAX_TOTAL``,
+        an all-zero table, labels of the wrong length — and say why."""
+        if arr.dtype.kind == "i" and arr.min() < 0:
+            return None
+        top = int(arr.max())
+        if top == 0 or top * arr.size >= MAX_TOTAL:
+            return None
+        row_labels = range(arr.shape[0]) if row_labels is None else list(row_labels)
+        col_labels = range(arr.shape[1]) if col_labels is None else list(col_labels)
+        if (len(row_labels), len(col_labels)) != arr.shape:
+            return None
+        return cls._from_grid(np.array(arr, dtype=np.int64, order="C"), list(row_labels), list(col_labels))
 
     @classmethod
     def _from_cells(cls, rows, cols, vals, shape, row_labels=None, col_labels=None) -> Contingency:

@@ -14,18 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._lazy import lazy_function
 from .arith import is_batch, where
 from .cells import group_sum, sum_of_group_max
 from .kernels import counting
 
-if TYPE_CHECKING:
-    from scipy.special import xlogy
-else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
-    xlogy = lazy_function("scipy.special", "xlogy")
-
-__all__ = ["TableStats", "CellStats", "compiled_summary", "exact_sum_comb2", "comb2_from_histogram",
-           "histogram_pays", "INT64_SAFE_TOTAL"]
+__all__ = ["TableStats", "CellStats", "compiled_summary", "cell_kernels", "x_log_ratio", "exact_sum_comb2",
+           "comb2_from_histogram", "histogram_pays", "INT64_SAFE_TOTAL"]
 
 # Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
 INT64_SAFE_TOTAL = 1 << 31
@@ -69,6 +63,8 @@ class TableStats:
         _h_k_raw: Any
         _h_ck_raw: Any
         _mi_raw: Any
+        _h_c_given_k_raw: Any
+        _h_k_given_c_raw: Any
 
     def memo(self, key: str, compute):
         """``compute(self)`` once per table: for costly quantities that more than one
@@ -113,15 +109,23 @@ class TableStats:
         mi = where(self._pure_clusters, self.h_c, mi)
         return where(self._whole_classes, np.minimum(self.h_k, mi) if is_batch(mi) else min(self.h_k, mi), mi)
 
+    # The conditional entropies are summed directly over the cells (Σ n_ij log(b_j / n_ij) / n,
+    # the subclasses' _h_*_given_*_raw), not taken as H(C) − I: a sum of non-negative terms
+    # keeps its relative precision near 0, a difference of two numbers of size log n does
+    # not (a near-perfect table of 10^15 items would keep no correct digit).
     @cached_property
     def h_c_given_k(self):
-        """H(C|K) in nats."""
-        return where(self._pure_clusters, 0.0, np.maximum(self.h_c - self.mi, 0.0))
+        """H(C|K) in nats, within [0, H(C)]: exactly 0 when every cluster holds one class,
+        exactly H(C) for one cluster."""
+        h = where(self.n_clusters <= 1, self.h_c, np.minimum(np.maximum(self._h_c_given_k_raw, 0.0), self.h_c))
+        return where(self._pure_clusters, 0.0, h)
 
     @cached_property
     def h_k_given_c(self):
-        """H(K|C) in nats."""
-        return where(self._whole_classes, 0.0, np.maximum(self.h_k - self.mi, 0.0))
+        """H(K|C) in nats, within [0, H(K)]: exactly 0 when every class lies in one cluster,
+        exactly H(K) for one class."""
+        h = where(self.n_classes <= 1, self.h_k, np.minimum(np.maximum(self._h_k_given_c_raw, 0.0), self.h_k))
+        return where(self._whole_classes, 0.0, h)
 
 
 def comb2_from_histogram(hist: np.ndarray, n: int) -> int:
@@ -189,14 +193,29 @@ class CellStats(TableStats):
         """Class sizes a_i."""
         if self.grid is not None:
             return self.grid.sum(axis=1)
-        return group_sum(self.rows, self.values, self.shape[0])
+        summary = self._coo_summary
+        return group_sum(self.rows, self.values, self.shape[0]) if summary is None else summary[0]
 
     @cached_property
     def col_sums(self) -> np.ndarray:
         """Cluster sizes b_j."""
         if self.grid is not None:
             return self.grid.sum(axis=0)
-        return group_sum(self.cols, self.values, self.shape[1])
+        summary = self._coo_summary
+        return group_sum(self.cols, self.values, self.shape[1]) if summary is None else summary[2]
+
+    @cached_property
+    def _coo_summary(self):
+        """(row sums, row maxima, column sums, column maxima) of an integer coordinate table of at
+        least ``_COMPILED_CELLS`` cells from one compiled pass
+        (:func:`metrics.core.kernels.cell_stats.coo_summary`), the same int64 values numpy's
+        bincount and maximum.at give; None for other tables or without numba."""
+        if self.grid is not None or not self.is_integer or self.values.size < _COMPILED_CELLS:
+            return None
+        kernels = cell_kernels()
+        if kernels is None:
+            return None
+        return kernels.coo_summary(self.rows, self.cols, self.values, self.shape[0], self.shape[1])
 
     @cached_property
     def n(self):
@@ -209,21 +228,23 @@ class CellStats(TableStats):
     def log_n(self) -> float:
         return math.log(self.n) if self.n > 0 else 0.0
 
-    @staticmethod
-    def _sum_xlogx(counts: np.ndarray) -> float:
-        c = counts.astype(np.float64, copy=False)
-        return float(np.sum(xlogy(c, c)))
-
     @cached_property
-    def _xlogx(self) -> tuple[float, float, float]:
-        """Σ x log x over class sizes, cluster sizes and cells: the one pass over the
-        cells that all four entropies share."""
+    def _entropy_sums(self) -> tuple[float, float, float]:
+        """n·H(C), n·H(K) and n·H(C, K): Σ x log(n / x) over class sizes, cluster sizes and cells
+        (:func:`x_log_ratio`), the sums all four entropies share. Every term is non-negative, so
+        an entropy near 0 (one class of 10^18 items and a few strays) keeps its relative
+        precision, which log n − (1/n) Σ x log x would not. The cells' sum reads the cell
+        histogram where there is one: one term per distinct count."""
+        n = self.n
+        if n <= 0:
+            return 0.0, 0.0, 0.0
         hist = self._cell_histogram
         if hist is not None:
-            cells = float(np.dot(hist, xlogy(self._hist_values, self._hist_values)))
+            counts = np.flatnonzero(hist)
+            cells = float(np.dot(hist[counts], x_log_ratio(counts, n)))
         else:
-            cells = self._sum_xlogx(self.values)
-        return (self._sum_xlogx(self.row_sums), self._sum_xlogx(self.col_sums), cells)
+            cells = float(np.sum(x_log_ratio(self.values, n)))
+        return float(np.sum(x_log_ratio(self.row_sums, n))), float(np.sum(x_log_ratio(self.col_sums, n))), cells
 
     @cached_property
     def _cell_histogram(self) -> np.ndarray | None:
@@ -239,37 +260,28 @@ class CellStats(TableStats):
             return None
         return np.bincount(cells.reshape(-1), minlength=top + 1)
 
-    @property
-    def _hist_values(self) -> np.ndarray:
-        hist = self._cell_histogram
-        assert hist is not None  # read only where the histogram pays
-        return np.arange(hist.size, dtype=np.float64)
-
-    def _entropy(self, sum_xlogx: float) -> float:
-        """H = log n − (1/n) Σ x log x, in nats, never negative."""
-        if self.n <= 0:
-            return 0.0
-        return max(self.log_n - sum_xlogx / float(self.n), 0.0)
+    def _per_item(self, total: float) -> float:
+        return max(total / float(self.n), 0.0) if self.n > 0 else 0.0
 
     @cached_property
     def _h_c_raw(self) -> float:
-        return self._entropy(self._xlogx[0])
+        return self._per_item(self._entropy_sums[0])
 
     @cached_property
     def _h_k_raw(self) -> float:
-        return self._entropy(self._xlogx[1])
+        return self._per_item(self._entropy_sums[1])
 
     @cached_property
     def _h_ck_raw(self) -> float:
-        return self._entropy(self._xlogx[2])
+        return self._per_item(self._entropy_sums[2])
 
     @cached_property
     def _mi_raw(self) -> float:
-        # I = H(C) + H(K) − H(C,K) = log n + (Σ cells x log x − Σ rows − Σ cols) / n
+        # I = H(C) + H(K) − H(C,K), from the sums the entropies share (no pass of its own).
         if self.n <= 0:
             return 0.0
-        rows, cols, cells = self._xlogx
-        return self.log_n + (cells - rows - cols) / float(self.n)
+        rows, cols, cells = self._entropy_sums
+        return (rows + cols - cells) / float(self.n)
 
     @cached_property
     def min_cell(self):
@@ -305,14 +317,16 @@ class CellStats(TableStats):
         """Σ_i max_j n_ij: each class's best cluster (inverse purity · n)."""
         if self.grid is not None:
             return int(self.grid.max(axis=1).sum()) if self.n_cells else 0
-        return sum_of_group_max(self.rows, self.values, self.shape[0])
+        summary = self._coo_summary
+        return sum_of_group_max(self.rows, self.values, self.shape[0]) if summary is None else int(summary[1].sum())
 
     @cached_property
     def col_max_sum(self):
         """Σ_j max_i n_ij: each cluster's majority class (purity · n)."""
         if self.grid is not None:
             return int(self.grid.max(axis=0).sum()) if self.n_cells else 0
-        return sum_of_group_max(self.cols, self.values, self.shape[1])
+        summary = self._coo_summary
+        return sum_of_group_max(self.cols, self.values, self.shape[1]) if summary is None else int(summary[3].sum())
 
     @cached_property
     def max_class_size(self):
@@ -345,26 +359,65 @@ class CellStats(TableStats):
             yield self.grid[start:stop].astype(np.float64), a[start:stop, None], b[None, :]
 
     @cached_property
-    def compiled_cell_stats(self) -> tuple[float, float, float, np.ndarray] | None:
-        """(Σ n_ij²/b_j, Σ n_ij²/a_i, Σ n_ij²/max(a_i, b_j), each row's max_j 2 n_ij/(a_i + b_j))
-        from one compiled pass over a grid table of at least ``_COMPILED_CELLS`` cells
-        (:func:`metrics.core.kernels.compiled.grid_cell_stats`); None for other tables or without
-        numba. BCubed, the element-centric similarity and F read it where it is not None and
-        walk the cells in blocks (:meth:`cell_sums`, :meth:`row_max_of`) otherwise: the same
-        values up to rounding (tested against each other), in a fraction of the time on a big
-        grid, whose blocks pay for float copies and temporaries of every cell
-        (docs/performance.md)."""
-        if self.grid is None or self.grid.size < _COMPILED_CELLS:
-            return None
-        kernels = counting.compiled_kernels()
+    def _cell_pass(self):
+        """The sums of :mod:`metrics.core.kernels.cell_stats` from its one compiled pass over a
+        table of at least ``_COMPILED_CELLS`` cells (a grid's, or a coordinate table's non-zero
+        cells); None for smaller tables or without numba."""
+        kernels = cell_kernels()
         if kernels is None:
             return None
+        integer = self.is_integer
+        a = self.row_sums if integer else self.row_sums.astype(np.float64)
+        b = self.col_sums if integer else self.col_sums.astype(np.float64)
+        logs = _log_table(kernels) if integer else np.empty(0)
+        if self.grid is not None:
+            if self.grid.size < _COMPILED_CELLS:
+                return None
+            return kernels.grid_cell_sums(np.ascontiguousarray(self.grid), a, b, logs)
+        if self.values.size < _COMPILED_CELLS:
+            return None
+        return kernels.coo_cell_sums(self.rows, self.cols, self.values, a, b, logs)
+
+    @cached_property
+    def compiled_cell_stats(self) -> tuple[float, float, float, np.ndarray] | None:
+        """(Σ n_ij²/b_j, Σ n_ij²/a_i, Σ n_ij²/max(a_i, b_j), each row's max_j 2 n_ij/(a_i + b_j))
+        from the one compiled pass over the cells (:attr:`_cell_pass`); None for small tables or
+        without numba. BCubed, the element-centric similarity and F read it where it is not
+        None and walk the cells (:meth:`cell_sums`, :meth:`row_max_of`) otherwise: the same
+        values up to rounding (tested against each other), in a fraction of the time on a big
+        table, whose blocks pay for float copies and temporaries of every cell
+        (docs/performance.md)."""
+        cell_pass = self._cell_pass
+        if cell_pass is None:
+            return None
+        row_sq, row_le, col_sq, col_gt, best_f = cell_pass[2:]
         a = self.row_sums.astype(np.float64)
         b = self.col_sums.astype(np.float64)
-        row_sq, row_le, col_sq, col_gt, best_f = kernels.grid_cell_stats(np.ascontiguousarray(self.grid), a, b)
-        # A grid keeps no empty row or column, so no size is 0 here.
+        # A table keeps no empty row or column, so no size is 0 here.
         return (float(np.sum(col_sq / b)), float(np.sum(row_sq / a)),
                 float(np.sum(row_le / a) + np.sum(col_gt / b)), best_f)
+
+    @cached_property
+    def _conditional_sums(self) -> tuple[float, float]:
+        """(Σ n_ij log(b_j / n_ij), Σ n_ij log(a_i / n_ij)) over the non-zero cells: n·H(C|K)
+        and n·H(K|C), summed directly (:func:`x_log_ratio`), from the compiled cell pass where
+        there is one."""
+        cell_pass = self._cell_pass
+        if cell_pass is not None:
+            return float(cell_pass[0]), float(cell_pass[1])
+        if self.n_cells == 0:
+            return 0.0, 0.0
+        x = self.values
+        return (float(np.sum(x_log_ratio(x, self.col_sums[self.cols]))),
+                float(np.sum(x_log_ratio(x, self.row_sums[self.rows]))))
+
+    @cached_property
+    def _h_c_given_k_raw(self) -> float:
+        return self._per_item(self._conditional_sums[0])
+
+    @cached_property
+    def _h_k_given_c_raw(self) -> float:
+        return self._per_item(self._conditional_sums[1])
 
     def cell_sums(self, per_cell) -> tuple[float, ...]:
         """Σ over the cells of each array in the tuple ``per_cell(n, a, b)``."""
@@ -402,3 +455,44 @@ def compiled_summary(grid: np.ndarray):
     row_sums, row_max, col_sums, col_max, nonzero, hist, complete = kernels.grid_summary(
         np.ascontiguousarray(grid), _SUMMARY_HIST_CAP)
     return row_sums, row_max, col_sums, col_max, int(nonzero), hist if complete else None
+
+
+def cell_kernels():
+    """The compiled cell sums (:mod:`metrics.core.kernels.cell_stats`), or None: numba missing,
+    or the numpy kernels forced (``counting.FORCE_KERNEL``)."""
+    if counting.compiled_kernels() is None:
+        return None
+    from .kernels import cell_stats
+    return cell_stats
+
+
+def _log_table(kernels) -> np.ndarray:
+    """The kernels' table of small logarithms, made once per process."""
+    global _LOGS
+    if _LOGS is None:
+        _LOGS = kernels.log_table()
+    return _LOGS
+
+
+_LOGS: np.ndarray | None = None
+
+
+def x_log_ratio(x: np.ndarray, whole: np.ndarray, log_x: np.ndarray | None = None) -> np.ndarray:
+    """x · log(whole / x) per cell, for 0 ≤ x ≤ whole (counts, or masses; arrays that broadcast
+    together; an empty cell gives 0): the terms of the conditional entropies summed directly.
+
+    A ratio below 2 takes log1p((whole − x) / x), with whole − x exact for integer counts (every
+    digit of a cell within a few items of its row or column kept); the others log whole − log x,
+    a difference of at least log 2, so a few ulps. ``log_x``: log x where the caller has it
+    (from a table of small logarithms), any value where x is 0."""
+    fx = np.asarray(x, dtype=np.float64)
+    fw = np.asarray(whole, dtype=np.float64)
+    if log_x is None:
+        log_x = np.log(np.where(fx > 0, fx, 1.0))
+    out = fx * (np.log(np.where(fw > 0, fw, 1.0)) - log_x)
+    near = x > whole - x
+    if near.any():
+        xb, wb = np.broadcast_arrays(x, whole)
+        xn = xb[near]
+        out[near] = xn * np.log1p(np.asarray(wb[near] - xn, dtype=np.float64) / xn)
+    return out

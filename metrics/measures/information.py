@@ -31,9 +31,9 @@ from ..core.stats import TableStats
 from .expected import emi_out_of_budget, expected_mi_batch, expected_mutual_information
 
 if TYPE_CHECKING:
-    from scipy.special import gammaln
+    from scipy.special import betaln
 else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
-    gammaln = lazy_function("scipy.special", "gammaln")
+    betaln = lazy_function("scipy.special", "betaln")
 
 INF = math.inf
 
@@ -335,15 +335,30 @@ def zk_entropy(t, *, log_base, beta):
 
 
 def _model_cost(sizes: np.ndarray, n_classes, n):
-    """(1/n) Σ log C(s + |C| − 1, |C| − 1) in nats, through log-gamma so that
+    """(1/n) Σ log C(s + |C| − 1, |C| − 1) in nats, through the log-beta function so that
     non-integer (fuzzy) sizes work too. Empty (padded) sizes add log C(k, k) = 0,
-    and a single class (k = 0) costs nothing."""
+    and a single class (k = 0) costs nothing.
+
+    Why log-beta: log C(s + k, k) = −log(s + k + 1) − log B(s + 1, k + 1), and scipy's betaln
+    keeps its precision when s ≫ k, where log Γ(s + k + 1) − log Γ(s + 1) subtracts two numbers
+    of size s log s (a cluster of 10^18 items lost every digit, and Q2 rose past 1)."""
     s = np.asarray(sizes, dtype=np.float64)
     k = np.asarray(n_classes, dtype=np.float64)[..., None] - 1.0
     k = np.maximum(k, 0.0)
-    logs = gammaln(s + k + 1) - gammaln(s + 1) - gammaln(k + 1)
+    # log C(s + k, k) is exactly 0 when s = 0 (an empty, padded size) or k = 0 (one class).
+    whole = (s > 0) & (k > 0)
+    logs = np.where(whole, -np.log(s + k + 1) - betaln(np.where(whole, s, 1.0) + 1, k + 1), 0.0)
     total = logs.sum(axis=-1)
     return div(total if total.ndim else float(total), n, 0.0)
+
+
+def _cluster_model_cost(t):
+    """Q0's model cost of the clusters, once per table (Q0 and Q2 both read it); computed
+    afresh for a stand-in table (metrics.chance's expected inputs), which keeps no memo."""
+    def cost(t):
+        return _model_cost(t.col_sums, t.n_classes, t.n)
+
+    return t.memo("cluster_model_cost", cost) if isinstance(t, TableStats) else cost(t)
 
 
 @register("q0", name="Dom's Q0", symbol="Q_0", family="information", direction="lower",
@@ -355,7 +370,7 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
 def q0(t, *, log_base, beta):
     """Q0 = H(C|K) + (1/n) Σ_k log C(h(k)+|C|−1, |C|−1), h(k) the cluster sizes,
     |C| the number of (non-empty) classes. Dom reports bits (log_base=2)."""
-    return (t.h_c_given_k + _model_cost(t.col_sums, t.n_classes, t.n)) / _unit(log_base)
+    return (t.h_c_given_k + _cluster_model_cost(t)) / _unit(log_base)
 
 
 @register("q2", name="Dom's Q2", symbol="Q_2", family="information", direction="higher",
@@ -366,5 +381,5 @@ def q0(t, *, log_base, beta):
 def q2(t, *, log_base, beta):
     """Q2 = [(1/n) Σ_c log C(h(c)+|C|−1, |C|−1)] / Q0: the numerator is Q0 of the
     perfect clustering, so Q2 ∈ (0, 1]; 1 when Q0 = 0 (a single class)."""
-    q0_nats = t.h_c_given_k + _model_cost(t.col_sums, t.n_classes, t.n)
+    q0_nats = t.h_c_given_k + _cluster_model_cost(t)
     return div(_model_cost(t.row_sums, t.n_classes, t.n), q0_nats, 1.0)

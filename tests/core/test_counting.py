@@ -268,7 +268,7 @@ def test_small_grids_walk_their_cells():
 
 
 SUMMARY_ATTRS = ["row_sums", "col_sums", "n_cells", "row_max_sum", "col_max_sum", "_cell_histogram",
-                 "min_cell", "pair_sums", "_xlogx"]
+                 "min_cell", "pair_sums", "_entropy_sums"]
 
 
 def _summary_cases():

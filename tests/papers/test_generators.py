@@ -287,7 +287,9 @@ def test_split_merge_scale():
     assert back.to_dense().tolist() == t.to_dense().tolist() and list(back.col_labels) == ["a.1+a.2", "b"]
     w = g.split(t, "b", [1, 4])
     assert w.to_dense()[:, 1:].tolist() == [[0, 1], [1, 4]]
-    assert ev(s, "homogeneity") >= ev(t, "homogeneity")      # refining cannot hurt homogeneity
+    # Refining cannot hurt homogeneity; an even split leaves it equal, up to the rounding of
+    # the per-cell sums H(C|K) is made of.
+    assert ev(s, "homogeneity") >= ev(t, "homogeneity") - 1e-15
     big = g.scale(t, 3)
     assert big.is_integer and big.n == 3 * t.n
     assert math.isclose(ev(big, "v_measure"), ev(t, "v_measure"))

@@ -1,9 +1,9 @@
-"""Compiled kernels (numba, the optional ``fast`` extra): counting, a grid's summary, cell sums
-and assignment (dense, and sparse for big tables).
+"""Compiled kernels (numba, the optional ``fast`` extra): counting, a grid's summary and
+assignment (dense, and sparse for big tables).
 
 Reached only through :func:`metrics.core.kernels.counting.compiled_kernels` (by the counting, by
-``Contingency._from_grid`` and ``Contingency.compiled_cell_stats``, and by
-:mod:`metrics.measures.matching`), and only when numba is installed (``pip install
+``Contingency._from_grid``, and by :mod:`metrics.measures.matching`; the per-cell sums are
+:mod:`metrics.core.kernels.cell_stats`), and only when numba is installed (``pip install
 partition-lab[fast]``); every kernel here has a pure-numpy/scipy counterpart that gives
 the same result, and the test suite runs the two against each other. Compiled code is
 cached on disk (``cache=True``), so the first call on a machine compiles (about a second
@@ -100,52 +100,6 @@ def grid_summary(grid, cap):
             for j in range(n_cols):
                 hists[j & 3, np.uint64(row[j])] += 1
     return row_sums, row_max, col_sums, col_max, nonzero, hists.sum(axis=0), complete
-
-
-# --------------------------------------------------------------------------- cell sums
-@njit(cache=True, nogil=True)
-def grid_cell_stats(grid, a, b):
-    """One pass over a count grid's cells for the measures that read every cell.
-
-    With a_i the row sums and b_j the column sums (float64), returns per-row and
-    per-column sums of n_ij² — all of it (``row_sq``, ``col_sq``), and split by which
-    of a_i, b_j is larger (``row_le``: cells with b_j ≤ a_i, ``col_gt``: the others) —
-    and each row's max_j 2 n_ij / (a_i + b_j) (``best_f``, 0 for an empty row).
-
-    Why sums of squares by row and column: Σ n²/b_j = Σ_j col_sq_j / b_j, and so on,
-    so the only division per cell is F's, and the sums of squares of integer counts are
-    exact (below 2^53). The numpy path (``Contingency.cell_sums``) divides cell by cell.
-    """
-    n_rows, n_cols = grid.shape
-    row_sq = np.zeros(n_rows)
-    row_le = np.zeros(n_rows)
-    col_sq = np.zeros(n_cols)
-    col_gt = np.zeros(n_cols)
-    best_f = np.zeros(n_rows)
-    for i in range(n_rows):
-        ai = a[i]
-        sq_all = 0.0
-        sq_le = 0.0
-        best = 0.0
-        for j in range(n_cols):
-            x = grid[i, j]
-            if x == 0:
-                continue
-            n = np.float64(x)
-            sq = n * n
-            bj = b[j]
-            # Branch-free: in a random table b_j ≤ a_i is a coin toss, which a branch
-            # would mispredict every other cell.
-            gt = np.float64(bj > ai)
-            sq_all += sq
-            sq_le += sq - sq * gt
-            col_sq[j] += sq
-            col_gt[j] += sq * gt
-            best = max(best, 2.0 * n / (ai + bj))
-        row_sq[i] = sq_all
-        row_le[i] = sq_le
-        best_f[i] = best
-    return row_sq, row_le, col_sq, col_gt, best_f
 
 
 # --------------------------------------------------------------------------- assignment
