@@ -139,6 +139,142 @@ def ami_cases(repeat: int, sklearn_1e6: bool) -> None:
     print(f"{'25,000 tables 11x17, all but AMI (batch)':<44} {'':>10} {ours:8.3f}")
 
 
+# --------------------------------------------------------------------------- many classes and clusters
+def er_labels(n: int, k: int, rng):
+    """Entity-resolution-like (gold, pred): k entities of heavy-tailed sizes (Pareto), clustered
+    with typical errors — a tenth of the entities split in two, 5 % merged into another, 1 % of
+    the records in a random cluster — items in random order, cluster ids compacted."""
+    w = rng.pareto(1.2, k) + 1.0
+    sizes = np.floor(w / w.sum() * (n - k)).astype(np.int64) + 1
+    sizes[np.argmax(sizes)] += n - sizes.sum()
+    gold = np.repeat(np.arange(k), sizes)
+    pred = rng.permutation(k)[gold]
+    split = rng.choice(k, k // 10, replace=False)
+    fresh = np.full(k, -1)
+    fresh[split] = k + np.arange(split.size)
+    moved = (fresh[gold] >= 0) & (rng.random(n) < 0.3)
+    pred[moved] = fresh[gold[moved]]
+    remap = np.arange(k + split.size)
+    remap[rng.choice(k, k // 20, replace=False)] = rng.choice(k, k // 20)
+    pred = remap[pred]
+    noisy = rng.random(n) < 0.01
+    pred[noisy] = rng.integers(0, k + split.size, int(noisy.sum()))
+    order = rng.permutation(n)
+    return gold[order], np.unique(pred[order], return_inverse=True)[1]
+
+
+def all_that_apply(a, b):
+    """from_labels and every measure but AMI that applies to the table (the limits' checks and a
+    matching left out with its reason are part of the time)."""
+    t = metrics.Contingency.from_labels(a, b)
+    return metrics.evaluate(t, [k for k in KEYS if metrics.MEASURES[k].applies_to(t)])
+
+
+def sparse_cases(n: int, repeat: int, skip_sklearn: bool) -> None:
+    """Issue 26, items 1 and 2: 10^5 classes x 10^5 clusters (more possible cells than items),
+    counted in O(n), and their one-to-one matching (ε, ε_n) on a sparse table."""
+    rng = np.random.default_rng(31)
+    k = 10**5
+    print(f"\n{'many classes and clusters (all that apply)':<44} {'floor s':>8} {'ours s':>8} {'ours/floor':>10} "
+          f"{'sklearn s':>10} {'ours/sklearn':>12}  ε, ε_n")
+    cases = [("random", np.int64), ("random", np.int32), ("entity resolution", np.int64)]
+    for kind, dtype in cases:
+        if kind == "random":
+            a, b = rng.integers(0, k, n).astype(dtype), rng.integers(0, k, n).astype(dtype)
+        else:
+            a, b = (x.astype(dtype) for x in er_labels(n, k, rng))
+        floor = read_floor(a, b, repeat)
+        ours = best_of(lambda a=a, b=b: all_that_apply(a, b), repeat)
+        sk = None if skip_sklearn else best_of(lambda a=a, b=b: skm.homogeneity_completeness_v_measure(a, b), 1)
+        why = metrics.MEASURES["classification_error"].why_not(metrics.Contingency.from_labels(a, b))
+        label_row(f"{n:.0e} {np.dtype(dtype).name} {kind} 1e5x1e5", floor, ours, sk)
+        print(f"{'':<44} ε, ε_n: {'computed' if why is None else 'left out: ' + why}", flush=True)
+    m = max(n // 10, 10**5)
+    for kind in ("random", "entity resolution"):
+        if kind == "random":
+            a, b = rng.integers(0, k, m), rng.integers(0, k, m)
+        else:
+            a, b = er_labels(m, k, rng)
+        sa = np.array([f"c{i}" for i in range(int(a.max()) + 1)], dtype=object)[a]
+        sb = np.array([f"k{i}" for i in range(int(b.max()) + 1)], dtype=object)[b]
+        ours = best_of(lambda sa=sa, sb=sb: all_that_apply(sa, sb), repeat)
+        sk = None if skip_sklearn else best_of(lambda: skm.homogeneity_completeness_v_measure(sa, sb), 1)
+        label_row(f"{m:.0e} string labels, {kind} 1e5x1e5", None, ours, sk)
+
+
+def planted_table(k: int, cells: int, rng):
+    """A k x k table of about ``cells`` non-zero cells in one component: a planted one-to-one
+    matching of cells 20-30 (the best matching: every other cell is smaller) and noise cells 1-19."""
+    from scipy import sparse
+
+    perm = rng.permutation(k)
+    noise_r, noise_c = rng.integers(0, k, cells - k), rng.integers(0, k, cells - k)
+    keep = noise_c != perm[noise_r]
+    rows = np.concatenate([np.arange(k), noise_r[keep]])
+    cols = np.concatenate([perm, noise_c[keep]])
+    vals = np.concatenate([rng.integers(20, 31, k), rng.integers(1, 20, int(keep.sum()))])
+    return metrics.Contingency.from_table(sparse.coo_matrix((vals, (rows, cols)), shape=(k, k)))
+
+
+def matching_cases(repeat: int, scipy_too: bool) -> None:
+    """ε and ε_n of sparse tables (issue 26, item 2): the compiled sparse assignment, against
+    scipy's min_weight_full_bipartite_matching (the solver before) with ``--scipy-matching``."""
+    from metrics.measures import matching
+
+    rng = np.random.default_rng(32)
+    print(f"\n{'sparse matching: ε and ε_n':<44} {'ours s':>8} {'scipy s':>8} {'scipy/ours':>10}")
+    for k, cells in ((10**4, 10**5), (3 * 10**4, 3 * 10**5), (10**5, 10**6)):
+        t = planted_table(k, cells, rng)
+
+        def ours(t=t):
+            fresh = metrics.Contingency(t.rows, t.cols, t.values, t.row_labels, t.col_labels)
+            return metrics.evaluate(fresh, ["classification_error", "epsilon_n"])
+
+        mine = best_of(ours, repeat)
+        old = None
+        if scipy_too:
+            old = best_of(lambda t=t: matching._min_cost_matching(t.rows, t.cols, t.values, *t.shape), 1)
+        cols = f"{old:8.3f} {old / mine:10.1f}" if old is not None else f"{'':>8} {'':>10}"
+        print(f"{f'{k:.0e} x {k:.0e}, {t.n_cells:.1e} cells':<44} {mine:8.3f} {cols}", flush=True)
+
+
+FIRST_EVALUATE = """
+import sys, time
+import numpy as np
+rng = np.random.default_rng(0)
+a, b = rng.integers(0, {k}, 10**6), rng.integers(0, {k}, 10**6)
+start = time.perf_counter()
+{libraries}
+libs = time.perf_counter()
+import metrics
+metrics.evaluate(metrics.Contingency.from_labels(a, b))
+print(libs - start, time.perf_counter() - libs, "numba" in sys.modules)
+"""
+
+
+def fresh_process_cases(repeat: int) -> None:
+    """Issue 26, item 6: the first ``evaluate`` of 10^6 labels in a fresh process (every measure,
+    AMI included), numba's cache warm; the libraries a script has usually imported already
+    (pandas, scipy) timed apart."""
+    import subprocess
+    import sys
+
+    print(f"\n{'first evaluate in a fresh process (10^6 labels)':<52} {'libraries s':>11} {'evaluate s':>10}"
+          f" {'numba loaded':>12}")
+    for k in (10, 1000):
+        for preload in (True, False):
+            libraries = "import pandas, scipy.special, scipy.optimize, scipy.sparse, scipy.stats" if preload else ""
+            best = None
+            for _ in range(repeat):
+                out = subprocess.run([sys.executable, "-c", FIRST_EVALUATE.format(k=k, libraries=libraries)],
+                                     capture_output=True, text=True, check=True).stdout.split()
+                if best is None or float(out[1]) < float(best[1]):
+                    best = out
+            assert best is not None
+            what = f"{k}x{k}, " + ("pandas and scipy imported first" if preload else "nothing imported first")
+            print(f"{what:<52} {float(best[0]):11.3f} {float(best[1]):10.3f} {best[2]:>12}", flush=True)
+
+
 # --------------------------------------------------------------------------- tables that merge
 def merge_cases(n: int, repeat: int) -> None:
     """``sum(tables)`` and ``Contingency.merge(tables)`` of tables counted from batches (the labels
@@ -162,67 +298,6 @@ def merge_cases(n: int, repeat: int) -> None:
 
 
 # --------------------------------------------------------------------------- GPU
-# The measures that solve an assignment problem (matching classes to clusters): their cost is
-# that of the assignment, not of a pass over the cells, so the table cases show them apart.
-ASSIGNMENT_KEYS = {"classification_error", "epsilon_n", "nca", "npa", "psi", "psi_simplified"}
-
-
-def _evaluate_fresh(make_table, keys) -> None:
-    metrics.evaluate(make_table(), keys)
-
-
-def table_cases(repeat: int, quick: bool) -> None:
-    """Issue 26, item 3: every measure of a big table from one pass over its cells.
-
-    * "all measures of a 1000 x 1000 table": ``evaluate(Contingency.from_table(grid))`` of a
-      dense integer grid (counts 0-19, 10^7 items), every measure but AMI, against reading the
-      grid once (its sum); then the same without the assignment measures, and ``from_table``
-      alone.
-    * a coordinate table of 10^5 x 10^5 classes and clusters with 10^6 (``--quick``) or 10^7
-      non-zero cells (``from_table`` of a scipy COO matrix, then every measure but AMI and the
-      assignment ones): the per-cell sums come from one compiled pass, against reading the
-      cells' three arrays once.
-    """
-    rng = np.random.default_rng(26)
-    grid = rng.integers(0, 20, (1000, 1000))
-    no_assignment = [k for k in KEYS if k not in ASSIGNMENT_KEYS]
-    metrics.evaluate(metrics.Contingency.from_table(grid), KEYS)  # loads the kernels
-    floor = best_of(grid.sum, 2 * repeat)
-    print(f"\n{'table case':<52} {'floor ms':>9} {'ours ms':>9} {'ours/floor':>10}")
-
-    def row(name, floor_s, ours_s):
-        print(f"{name:<52} {floor_s * 1e3:9.3f} {ours_s * 1e3:9.3f} {ours_s / floor_s:10.1f}", flush=True)
-
-    def from_grid():
-        return metrics.Contingency.from_table(grid)
-
-    row(f"all measures of a 1000 x 1000 table ({len(KEYS)})", floor,
-        best_of(lambda: _evaluate_fresh(from_grid, KEYS), 2 * repeat))
-    row(f"  the {len(no_assignment)} without an assignment", floor,
-        best_of(lambda: _evaluate_fresh(from_grid, no_assignment), 4 * repeat))
-    row("  from_table alone", floor, best_of(from_grid, 4 * repeat))
-    from scipy import sparse
-
-    for cells in (10**6,) if quick else (10**6, 10**7):
-        k = 10**5
-        rows = np.sort(rng.integers(0, k, cells))
-        cols = rng.integers(0, k, cells)
-        coo = sparse.coo_matrix((rng.integers(1, 5, cells), (rows, cols)), shape=(k, k))
-        coo.sum_duplicates()
-        data, r, c = coo.data, coo.row, coo.col
-        cell_floor = best_of(lambda: (data.sum(), r.sum(), c.sum()), repeat)
-        table = metrics.Contingency.from_table(coo)
-        build = best_of(lambda: metrics.Contingency.from_table(coo), repeat)
-
-        def fresh():
-            # the built table's cells, without its cached quantities
-            return metrics.Contingency(table.rows, table.cols, table.values, table.row_labels, table.col_labels)
-
-        ours = best_of(lambda: _evaluate_fresh(fresh, no_assignment), repeat)
-        row(f"{table.n_cells:.1e}-cell table 1e5 x 1e5: {len(no_assignment)} measures", cell_floor, ours)
-        row("  from_table of its COO matrix", cell_floor, build)
-
-
 # The measures that solve an assignment problem (matching classes to clusters): their cost is
 # that of the assignment, not of a pass over the cells, so the table cases show them apart.
 ASSIGNMENT_KEYS = {"classification_error", "epsilon_n", "nca", "npa", "psi", "psi_simplified"}
@@ -386,6 +461,10 @@ def main() -> None:
     parser.add_argument("--no-sklearn", action="store_true", help="skip scikit-learn in the label cases")
     parser.add_argument("--kernel", choices=_counting.KERNELS, help="force one counting kernel")
     parser.add_argument("--sklearn-ami-1e6", action="store_true")
+    parser.add_argument("--sparse", action="store_true",
+                        help="only issue 26's cases of many classes and clusters, sparse matching, fresh process")
+    parser.add_argument("--scipy-matching", action="store_true",
+                        help="also time scipy's sparse matching (the solver before; ~30 s at 10^5 x 10^5)")
     parser.add_argument("--cpu-time", action="store_true",
                         help="time with this process's CPU time (steadier on a busy machine)")
     parser.add_argument("--gpu-dry-run", type=float, metavar="N",
@@ -402,12 +481,18 @@ def main() -> None:
     repeat = 3 if n <= 10**7 else 2
     sklearn_repeat = 2 if n <= 10**7 else 1
     start = time.perf_counter()
+    _counting.load_compiled()  # a process loads numba only for big work (counting.COLD_WORK): load it now
     for dtype in (np.int64, np.int32):  # loads (or compiles) the kernels for these dtypes
         warm = np.arange(1 << 16, dtype=dtype)
         all_but_ami(warm % 100, (warm * 7) % 100)
     print(f"clock: {'CPU time of this process' if args.cpu_time else 'wall clock'}; "
           f"counting kernel: {_counting.kernel(n)}; first call in this process "
           f"(loads the kernels): {time.perf_counter() - start:.2f} s\n")
+    if args.sparse:
+        sparse_cases(n, repeat, args.no_sklearn)
+        matching_cases(repeat, args.scipy_matching)
+        fresh_process_cases(repeat)
+        return
     print(HEADER)
     label_cases(n, repeat, sklearn_repeat, args.no_sklearn)
     if not args.only_labels:
@@ -415,7 +500,9 @@ def main() -> None:
         ami_cases(repeat, args.sklearn_ami_1e6)
         merge_cases(n // 10, repeat)   # 100 running totals of 10^7 labels would take minutes
         table_cases(repeat, args.quick)
-        table_cases(repeat, args.quick)
+        sparse_cases(n, repeat, args.no_sklearn)
+        matching_cases(repeat, args.scipy_matching)
+        fresh_process_cases(repeat)
     gpu_cases([n] if args.only_labels else sorted({n, 10**8}), repeat)
 
 

@@ -219,7 +219,7 @@ def _dense_matching(dense: np.ndarray):
     # The size first: asking for the kernels imports numba (a large import) for a table
     # scipy solves in a moment anyway.
     big = dense.dtype.kind in "iu" and min(dense.shape) >= _COMPILED_MATCHING_SIZE
-    kernels = counting.compiled_kernels() if big else None
+    kernels = counting.compiled_kernels(dense.size) if big else None
     if kernels is not None:
         size, top = max(dense.shape), int(dense.max())
         if top * size < 1 << 56:  # the kernel's int64 prices cannot overflow
@@ -245,7 +245,7 @@ def _component_structure(rows, cols, vals, n_r: int, n_c: int):
     """Connected components of the class–cluster graph of non-zero cells: each cell's
     component, which components are stars (one class or one cluster), each
     component's largest cell, and each component's size min(#classes, #clusters)."""
-    kernels = counting.compiled_kernels()
+    kernels = counting.compiled_kernels(rows.size)
     if kernels is not None and rows.size:
         comp, comp_rows, comp_cols, best = kernels.cell_components(
             rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), vals, n_r, n_c)
@@ -274,7 +274,7 @@ def sparse_matching_seconds(t, compiled: bool | None = None) -> float:
         return 0.0
     cells = np.bincount(comp, minlength=star.size)[hard].astype(np.float64)
     if compiled is None:
-        compiled = counting.compiled_kernels() is not None
+        compiled = counting.compiled_available()
     cost = COSTS["sparse_matching_cell"] if compiled else COSTS["scipy_matching_cell"]
     return cost * float(np.sum(size[hard] * np.sqrt(cells)))
 
@@ -291,7 +291,7 @@ def matching_out_of_budget(t) -> str | None:
         mass = t.memo("matched_mass", matched_mass)  # run within its budget of steps
         return str(mass) if isinstance(mass, MatchingStopped) else None
     _, star, _, size = t.memo("matching_components", matching_components)
-    faster = ("" if counting.compiled_kernels() is not None else
+    faster = ("" if counting.compiled_available() else
               f"; with the compiled solver (pip install partition-lab[fast]) about "
               f"{sparse_matching_seconds(t, compiled=True):.2g} s")
     return (f"its exact one-to-one matching, among up to {int(size[~star].max()):,} classes and clusters that share "
@@ -336,7 +336,7 @@ def _compiled_sparse_matching(rows, cols, vals):
     sparse assignment (:func:`metrics.core.kernels.compiled.sparse_max_weight_matching`), every
     component at once (each search stays within its own); None without numba, or where integer
     distances could overflow int64 (then the caller solves component by component with scipy)."""
-    kernels = counting.compiled_kernels()
+    kernels = counting.compiled_kernels(rows.size * 100)  # any sparse assignment repays the load
     if kernels is None:
         return None
     # Rows start the searches: the smaller side, renumbered to the classes and clusters in use.

@@ -22,11 +22,13 @@ without numba, by sorting the keys with numpy: the same cells, in the same order
 
 from __future__ import annotations
 
+import sys
 from types import ModuleType
 
 import numpy as np
 
-__all__ = ["KERNELS", "kernel", "compiled_kernels", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing",
+__all__ = ["KERNELS", "kernel", "compiled_kernels", "load_compiled", "compiled_available",
+           "COLD_WORK", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing",
            "count_cells"]
 
 KERNELS = ("numba", "numpy")
@@ -43,11 +45,25 @@ FORCE_KERNEL: str | None = None
 _numba: ModuleType | bool | None = None
 
 
-def _numba_kernels():
-    """The compiled kernels, or None where numba is not installed (imported on first
-    use only: numba takes a noticeable time to import)."""
-    global _numba
+# Work (items counted, cells summed) that a process which has not loaded numba yet does with numpy
+# before it loads the compiled kernels: importing numba and loading its cached kernels costs a few
+# hundred ms, more than numpy spends on that much work (so a script's first evaluate of 10^6 labels
+# does not wait for it); past it, the compiled kernels repay their load.
+COLD_WORK = 1 << 23
+_cold_work = 0
+
+
+def _numba_kernels(work: float | None = None):
+    """The compiled kernels, or None where numba is not installed — or not loaded yet and the work
+    at hand (``work`` items or cells; None: unknown, counted as none) does not repay loading it
+    (:data:`COLD_WORK`). Loaded at once where numba is already imported (the app's server preloads
+    the kernels; :func:`load_compiled` does it for a script) or forced (``FORCE_KERNEL``)."""
+    global _numba, _cold_work
     if _numba is None:
+        if FORCE_KERNEL != "numba" and "numba" not in sys.modules:
+            _cold_work += int(work or 0)
+            if _cold_work < COLD_WORK:
+                return None
         try:
             from . import compiled
         except ImportError:
@@ -57,10 +73,37 @@ def _numba_kernels():
     return _numba or None
 
 
-def compiled_kernels():
-    """The compiled kernels module for other work than counting (the assignment for
-    ε), or None: numba missing, or the numpy kernel forced."""
-    return None if FORCE_KERNEL == "numpy" else _numba_kernels()
+def load_compiled() -> bool:
+    """Load the compiled kernels now — numba and every kernel cached on disk — rather than when
+    the work first repays it: for a server's or a benchmark's warm-up. False without numba."""
+    global _numba
+    if _numba is None:
+        try:
+            from . import compiled
+        except ImportError:
+            _numba = False
+        else:
+            _numba = compiled
+    return bool(_numba)
+
+
+def compiled_available() -> bool:
+    """Whether the compiled kernels can run here (numba installed, the numpy kernel not forced),
+    loaded yet or not: what a cost estimate assumes."""
+    if FORCE_KERNEL == "numpy" or _numba is False:
+        return False
+    if _numba is not None:
+        return True
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+def compiled_kernels(work: float | None = None):
+    """The compiled kernels module for other work than counting (the assignment for ε, a grid's
+    summary), or None: numba missing, the numpy kernel forced, or numba not loaded yet and
+    ``work`` too small to repay loading it (:func:`_numba_kernels`)."""
+    return None if FORCE_KERNEL == "numpy" else _numba_kernels(work)
 
 
 def kernel(n_items: int = _NUMBA_MIN_ITEMS) -> str:
@@ -71,7 +114,7 @@ def kernel(n_items: int = _NUMBA_MIN_ITEMS) -> str:
         if FORCE_KERNEL == "numba" and _numba_kernels() is None:
             raise ValueError("the numba kernel needs numba: pip install partition-lab[fast]")
         return FORCE_KERNEL
-    return "numba" if n_items >= _NUMBA_MIN_ITEMS and _numba_kernels() is not None else "numpy"
+    return "numba" if n_items >= _NUMBA_MIN_ITEMS and _numba_kernels(n_items) is not None else "numpy"
 
 
 def dense_cell_limit(n_items: int) -> int:
