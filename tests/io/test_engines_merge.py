@@ -11,7 +11,7 @@ import pytest
 from metrics import Contingency
 from metrics.core import cells as cells_module
 from metrics.io import MissingLabelsError
-from tests.core.test_merge import assert_identical
+from tests.scale.test_merge import assert_identical
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")

@@ -1,5 +1,5 @@
 """Labels on a real GPU, through CuPy and through PyTorch, each skipped where it is not installed
-or finds no GPU. What runs here on the CPU with stand-ins (tests/core/test_gpu_arrays.py) runs
+or finds no GPU. What runs here on the CPU with stand-ins (tests/scale/test_gpu_arrays.py) runs
 here on the device: counting equals counting on the host, big tables are summarised on the device,
 tables of device batches add up, arrays of one library are read by the other through DLPack."""
 
@@ -12,8 +12,8 @@ import metrics
 from metrics import Contingency as C
 from metrics.core import contingency as contingency_module
 from metrics.core.kernels import array_api
-from tests.core.test_array_api import CASES, assert_same_table
-from tests.core.test_merge import assert_identical
+from tests.scale.test_array_api import CASES, assert_same_table
+from tests.scale.test_merge import assert_identical
 
 
 def _cupy():

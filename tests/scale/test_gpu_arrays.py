@@ -3,8 +3,8 @@
 interface — recognised without importing their libraries and counted where they live; big
 tables summarised on the device (item 3), only sums coming back.
 
-No GPU here: the libraries are stand-ins (tests/core/gpu_standins.py) that behave like each, put
-in ``sys.modules`` under the library's name. Real GPUs: tests/core/test_gpu.py.
+No GPU here: the libraries are stand-ins (tests/scale/gpu_standins.py) that behave like each, put
+in ``sys.modules`` under the library's name. Real GPUs: tests/scale/test_gpu.py.
 """
 
 from __future__ import annotations
@@ -19,11 +19,18 @@ import pytest
 import metrics
 from metrics import Contingency as C
 from metrics.core import contingency as contingency_module
-from metrics.core.kernels import array_api
+from metrics.core.kernels import array_api, counting
 from metrics.core.stats import compiled_summary
-from tests.core import gpu_standins
-from tests.core.test_array_api import CASES, assert_same_table
-from tests.core.test_merge import assert_identical
+from tests.scale import gpu_standins
+from tests.scale.test_array_api import CASES, assert_same_table
+from tests.scale.test_merge import assert_identical
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_kernels_loaded():
+    """Tables compared to the last bit are computed in one state of the compiled kernels: loaded
+    (a process loads them once its work repays it, and their sums round as numpy's need not)."""
+    getattr(counting, "load_compiled", counting.compiled_kernels)()
 
 
 @pytest.fixture

@@ -374,12 +374,13 @@ def device_summary(ops, counts, n_r: int, n_c: int):
     device array of n_r·n_c counts) — row sums, row maxima, column sums, column maxima, the
     number of non-zero cells and the histogram of counts below the summary's cap (None when
     a cell reaches it) — computed on the device: only n_r + n_c sums and maxima and the
-    histogram come back. None where the host would not make that summary either (a small
-    grid, or no numba): the same table then gives the same numbers either way."""
+    histogram come back. None for a grid too small for the host to make that summary: the
+    table then comes back whole. Where the host makes its compiled summary too (numba loaded),
+    the same table gives the same numbers to the last bit; without it the host sums the cells
+    itself, with its own rounding."""
     from ..stats import _COMPILED_CELLS, _SUMMARY_HIST_CAP
-    from .counting import compiled_kernels
 
-    if n_r * n_c < _COMPILED_CELLS or compiled_kernels() is None:
+    if n_r * n_c < _COMPILED_CELLS:
         return None
     grid = ops.grid(counts, n_r, n_c)
     row_sums = to_host(ops.sums(grid, 1)).astype(np.int64, copy=False)
