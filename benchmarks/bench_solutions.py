@@ -17,9 +17,14 @@ and the solution-vs-solution matrix (210 tables) for ARI and NMI.
 
 The paired bootstrap (issue 27's target: 1,000 resamples of 10^5 items, every measure, "within
 seconds"): each row gives the seconds of the whole bootstrap (drawing the resamples, counting both
-tables of each, scoring every measure of both), the seconds without the four AMI variants (whose
-exact E[I] is computed for each resample's own margins and costs most), and the cost model's
-estimate (``metrics.bootstrap.bootstrap_seconds``).
+tables of each, scoring every measure of both) with the exact E[I] of the four AMI variants computed
+three ways, in the same run: "log-gamma" is the formula used before (each hypergeometric term from
+four log-gamma functions, as scikit-learn does), "numpy" the walk of metrics.measures.expected
+without numba (no compiled kernel at all), "compiled" the walk with numba (the default where the
+``fast`` extra is installed); then the seconds without the AMI variants and the cost model's
+estimate (``metrics.bootstrap.bootstrap_seconds``); below each row, the CPU seconds of the same
+runs (wall-clock on a busy machine includes waiting for a core). The three E[I] give the same
+AMI intervals to 10^-9 (checked). The formula before and the numpy walk run on the issue's case only.
 """
 
 from __future__ import annotations
@@ -79,6 +84,60 @@ def bootstrap_case(n: int, classes: int, k_a: int, k_b: int, seed: int = 0):
     return gold, a, b
 
 
+def log_gamma_pair_sums(n: int, a, b) -> np.ndarray:
+    """Each (a, b) pair's share of E[I] by the formula used before the walk: every term
+    (k/n) log(n k/(a b)) P(k) with log P(k) from four log-gamma functions, over the same window."""
+    from scipy.special import gammaln
+
+    from metrics.measures.expected import _window
+
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    out = np.zeros(a.size)
+    keep = np.flatnonzero((a > 0) & (b > 0))
+    a, b = a[keep], b[keep]
+    lo, hi = _window(a, b, n)
+    length = np.maximum(hi - lo + 1, 0)
+    sums, ends, start = np.zeros(a.size), np.cumsum(length), 0
+    while start < a.size:   # chunks of about 2^22 terms, as the formula did
+        stop = max(start + 1, int(np.searchsorted(ends, (ends[start - 1] if start else 0) + (1 << 22), "right")))
+        seg = slice(start, stop)
+        pair = np.repeat(np.arange(stop - start), length[seg])
+        offsets = np.cumsum(length[seg]) - length[seg]
+        k = (lo[seg][pair] + np.arange(pair.size) - offsets[pair]).astype(np.float64)
+        aa, bb = a[seg][pair], b[seg][pair]
+        const = gammaln(aa + 1) + gammaln(bb + 1) + gammaln(n - aa + 1) + gammaln(n - bb + 1) - gammaln(n + 1)
+        log_p = const - gammaln(k + 1) - gammaln(aa - k + 1) - gammaln(bb - k + 1) - gammaln(n - aa - bb + k + 1)
+        term = (k / n) * (np.log(n) + np.log(k) - np.log(aa) - np.log(bb)) * np.exp(log_p)
+        sums[seg] = np.bincount(pair, weights=term, minlength=stop - start)
+        start = stop
+    out[keep] = sums
+    return out
+
+
+def emi_variant(name: str):
+    """A context in which the bootstrap's E[I] is computed by ``name``: "log-gamma", "numpy" or
+    "compiled"."""
+    import contextlib
+
+    from metrics.core.kernels import counting
+    from metrics.measures import expected
+
+    @contextlib.contextmanager
+    def variant():
+        real, forced = expected.pair_sums, counting.FORCE_KERNEL
+        if name == "log-gamma":
+            expected.pair_sums = log_gamma_pair_sums
+        # "compiled" forces numba, so that the warm-up loads it (a fresh process loads it only for
+        # work that repays it) and no timed run pays for the import.
+        counting.FORCE_KERNEL = {"numpy": "numpy", "compiled": "numba"}.get(name)
+        try:
+            yield
+        finally:
+            expected.pair_sums, counting.FORCE_KERNEL = real, forced
+
+    return variant()
+
+
 def bench_bootstrap(quick: bool) -> None:
     resamples = 200 if quick else 1000
     cases = [
@@ -87,8 +146,9 @@ def bench_bootstrap(quick: bool) -> None:
         ("n = 10^4, 10 classes, 10 and 12 clusters", bootstrap_case(10**4, 10, 10, 12)),
         ("n = 10^5, 1,000 classes, 800 and 1,200 clusters", bootstrap_case(10**5, 1000, 800, 1200)),
     ]
-    print(f"\npaired_bootstrap: {resamples:,} resamples, {len(metrics.MEASURES)} measures")
-    print(f"{'case':<72} {'all s':>9} {'no AMI s':>9} {'estimate':>9}")
+    variants = ("log-gamma", "numpy", "compiled")
+    print(f"\npaired_bootstrap: {resamples:,} resamples, {len(metrics.MEASURES)} measures; seconds with E[I] by")
+    print(f"{'case':<64} {'log-gamma':>9} {'numpy':>9} {'compiled':>9} {'no AMI':>9} {'estimate':>9}")
     for name, (gold, a, b) in cases:
         tables = metrics.Contingency.from_labels(gold, a), metrics.Contingency.from_labels(gold, b)
         keys = [k for k, m in metrics.MEASURES.items() if all(m.applies_to(t) for t in tables)]
@@ -96,13 +156,28 @@ def bench_bootstrap(quick: bool) -> None:
         runs = 50 if tables[0].n_classes * tables[0].n_clusters > 1 << 18 else resamples
 
         def run(ks, runs=runs, gold=gold, a=a, b=b):
-            metrics.paired_bootstrap(gold, a, b, ks, n_resamples=runs, seed=0, budget=None)
+            return metrics.paired_bootstrap(gold, a, b, ks, n_resamples=runs, seed=0, budget=None)
 
-        every = best_of(lambda: run(keys), 1) * resamples / runs
-        no_ami = best_of(lambda: run([k for k in keys if not k.startswith("ami")]), 1) * resamples / runs
+        with emi_variant("compiled"):
+            run(["ami"], runs=2)   # numba compiles (or loads its cache) outside the timing
+        seconds, frames = {}, {}
+        # The formula before and the numpy walk on the issue's case only (minutes on the others).
+        for variant in variants if name == cases[0][0] else variants[-1:]:
+            with emi_variant(variant):
+                seconds[variant] = best_of(lambda: frames.__setitem__(variant, run(keys)), 1) * resamples / runs
+        cpu = dict(zip(seconds, (c * resamples / runs for c in CPU_SECONDS[-len(seconds):])))
+        ami = [k for k in keys if k.startswith("ami")]
+        for variant in set(frames) - {"compiled"}:   # the same resamples: the same AMI, whichever E[I]
+            np.testing.assert_allclose(frames[variant].loc[ami, ["low", "high"]],
+                                       frames["compiled"].loc[ami, ["low", "high"]], rtol=1e-9)
+        no_ami = best_of(lambda: run([k for k in keys if k not in ami]), 1) * resamples / runs
+        cpu["no AMI"], seconds["no AMI"] = CPU_SECONDS[-1] * resamples / runs, no_ami
         estimate = metrics.bootstrap.bootstrap_seconds(gold, a, b, keys, resamples)
         note = f" (x{resamples // runs} of {runs})" if runs != resamples else ""
-        print(f"{name + note:<72} {every:9.2f} {no_ami:9.2f} {estimate:9.2f}")
+        print(f"{name + note:<64} " + " ".join(f"{seconds[v]:9.2f}" if v in seconds else f"{'-':>9}"
+                                               for v in (*variants, "no AMI")) + f" {estimate:9.2f}")
+        print(f"{'  CPU seconds of the same runs':<64} " + " ".join(f"{cpu[v]:9.2f}" if v in cpu else f"{'-':>9}"
+                                                                   for v in (*variants, "no AMI")))
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ algorithm's own randomness (run it with other seeds for that).
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import numbers
 from collections.abc import Iterable
@@ -178,6 +179,11 @@ def _seconds(triples: _Triples, table_a: Contingency, table_b: Contingency, keys
     from .measures.expected import emi_out_of_budget, emi_terms
 
     c = COSTS
+    # E[I]'s walk, compiled where numba can run (a resample's tables are large enough to load it).
+    from .core.kernels import counting
+
+    compiled = counting.FORCE_KERNEL != "numpy" and importlib.util.find_spec("numba") is not None
+    emi_term = c["emi_walk_term"] if compiled else c["emi_term"]
     draw = (c["multinomial_cell"] * triples.size if triples.by_multinomial
             else c["throw_item"] * triples.n + c["batch_cell"] * triples.size)
     per_resample, once = draw, 0.0
@@ -188,7 +194,7 @@ def _seconds(triples: _Triples, table_a: Contingency, table_b: Contingency, keys
         if cells <= _DENSE_TABLE_CELLS:
             per_resample += _batch_score(cells, len(keys))
             if ami and not emi_out_of_budget(t):
-                per_resample += c["emi_term"] * emi_terms(t)
+                per_resample += emi_term * emi_terms(t)
             once += math.ceil(n_resamples / _chunk_size(triples)) * c["batch"]
         else:
             per_resample += evaluate_seconds(t, keys)

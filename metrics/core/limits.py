@@ -219,6 +219,7 @@ COSTS = {
     "table_measure": 1.2e-5,       # each measure of a table
     "table_cell": 6e-8,            # each non-zero cell (hashing, x log x, pair counts)
     "emi_term": 8e-8,              # each hypergeometric term of AMI's E[I]
+    "emi_walk_term": 6e-9,         # the same, walked by the compiled kernel (measures/emi_compiled.py)
     "dense_matching_cell": 2e-8,   # each cell of a dense one-to-one matching (ε, ε_n)
     "sparse_matching_cell": 3e-8,  # sparse matching, compiled: each component's classes × √cells
     "scipy_matching_cell": 2.5e-7,  # the same without numba (scipy's min_weight_full_bipartite_matching)

@@ -214,7 +214,8 @@ def pair_sums(n: int, a, b) -> np.ndarray:
     lo, hi = _window(a, b, n, first=0)
     # The mode of the hypergeometric distribution (always inside the window).
     mode = np.clip(np.floor((a + 1) * (b + 1) / (n + 2)).astype(np.int64), lo, hi)
-    if compiled_kernels() is not None:
+    # The walk's terms are the work that decides whether loading numba repays (counting's rule).
+    if compiled_kernels(float(np.sum(hi - lo + 1))) is not None:
         from .emi_compiled import pair_sums as compiled
 
         sums = np.empty(a.size)
