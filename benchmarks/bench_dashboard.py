@@ -53,6 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.dashboard_walks import presenter_walk  # noqa: E402
 from tests.e2e.e2e_support import CHROMIUM, DONE, app_server  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -452,16 +453,7 @@ def measure_page(browser, pid: int, url: str, name: str, path: str, args) -> Pag
               f"{statistics.median(samples) if samples else float('nan'):.3f} s",
               flush=True)
     if name == "lesson" and args.steps:
-        s = Session(browser, pid, url)
-        try:
-            s.page.set_viewport_size({"width": 1280, "height": 720})
-            s.open(f"{path}?step=1&present=1")
-            res.controls.update(presenter_steps(s, args.steps))
-        except Exception as exc:  # report it, go on with the other pages
-            res.notes.append(f"presenter steps: stopped ({type(exc).__name__}: {str(exc).splitlines()[0][:160]})")
-        finally:
-            res.notes += [f"presenter steps: {e}" for e in dict.fromkeys(s.errors)]
-            s.close()
+        presenter_walk(Session(browser, pid, url), path, args.steps, res.controls, res.notes)
     if name == "playground" and args.steps:
         s = Session(browser, pid, url)
         try:
@@ -503,32 +495,6 @@ def playground_moves(s: Session, steps: int) -> dict[str, list[float]]:
                 out[name].append(cost)
         if len(out[names[-1]]) >= steps:
             break
-    return out
-
-
-def presenter_steps(s: Session, steps: int) -> dict[str, list[float]]:
-    """Server CPU of ``steps`` steps of the lesson's presenter view at 1280×720, as a teacher moves:
-    a key (→, or ← back from the last step) opens the next step, then its Reveal button shows the
-    chart. Every step after the first visit of each is a warm cache."""
-    from dashboard.lesson.steps import STEPS
-
-    page = s.page
-    names = [f"presenter: {what}" for what in ("next step (→ / ←)", "reveal (answer and chart)",
-                                                "one step (key + reveal)")]
-    out: dict[str, list[float]] = {n: [] for n in names}
-    step, direction = 1, 1
-    for _ in range(steps):
-        if not 1 <= step + direction <= len(STEPS):
-            direction = -direction
-        key = "ArrowRight" if direction > 0 else "ArrowLeft"
-        moved = s.step(lambda: page.keyboard.press(key))
-        if moved is None:
-            continue
-        step += direction
-        button = page.locator(f".st-key-lesson_reveal_{STEPS[step - 1].key} button").first
-        revealed = s.step(button.click) if button.count() else 0.0   # a step seen before stays revealed
-        for name, cost in zip(names, (moved, revealed, moved + (revealed or 0.0))):
-            out[name].append(cost)
     return out
 
 
@@ -594,7 +560,6 @@ def main() -> int:
         args.steps = 0
 
     from playwright.sync_api import sync_playwright
-
     results = {name: PageResult(name) for name, _, _ in pages}
     print(f"{os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.2f}; server options {options or 'as configured'}"
           + (f"; skipped (no page file): {', '.join(missing)}" if missing else ""), flush=True)
