@@ -52,7 +52,8 @@ def _lesson_steps() -> list[tuple[str, str, dict]]:
         from dashboard.lesson import steps as lesson
     except ImportError:  # the lesson page is not part of this checkout
         return []
-    return [(f"lesson-{i}", LESSON, {"step": str(i)}) for i in range(1, len(lesson.STEPS) + 1)]
+    # reveal=1: each step opens with its question, the chart shown once the answer is revealed
+    return [(f"lesson-{i}", LESSON, {"step": str(i), "reveal": "1"}) for i in range(1, len(lesson.STEPS) + 1)]
 
 
 STATES = [

@@ -165,7 +165,7 @@ def test_no_chart_text_is_drawn_under_11_px(server, browser):
     """Every text element Plotly draws on these pages (ticks, legends, titles, labels, cell and
     size labels, annotations) has a computed font size of at least 11 px."""
     page = browser.new_page()
-    for path in ("table_lab", "compare", "generator_lab", "property_checker", "lesson?step=1"):
+    for path in ("table_lab", "compare", "generator_lab", "property_checker", "lesson?step=1&reveal=1"):
         _open(page, f"{server}/{path}")
         page.wait_for_function("""() => {
             const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];

@@ -152,7 +152,8 @@ def app_links() -> list[tuple[str, dict | None, str, str]]:
     from dashboard.lesson.steps import STEPS
 
     sources = [(page, None) for page in EVERY_PAGE.values()]
-    sources += [("app_pages/learn/lesson.py", {"step": str(n)}) for n in range(1, len(STEPS) + 1)]
+    # reveal=1: a step shows its explore links with its chart, once the answer is revealed
+    sources += [("app_pages/learn/lesson.py", {"step": str(n), "reveal": "1"}) for n in range(1, len(STEPS) + 1)]
     links: dict[tuple[str, str], tuple] = {}
     for page, params in sources:
         at = fresh(page, params)
