@@ -2,7 +2,8 @@
 ``browser`` fixtures are in ``conftest.py``).
 
 The walk: open ``/lesson`` (step 1), then follow "Next" through every step. At each step the URL
-names the step, the header is that step's, exactly one chart is on the page and Plotly has drawn
+names the step, the header is that step's; once its answer is revealed exactly one chart is on the
+page and Plotly has drawn
 it (its traces exist in the SVG), and every piece of the chart's text — as the browser lays it
 out, Streamlit's theme included — is at least 11 px. At the last step "Next" is disabled. No
 error element and no page error along the way; a screenshot per step under the test's tmp dir.
@@ -58,6 +59,9 @@ def test_walk_the_lesson_with_next(server, browser, tmp_path):
             page.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{n}'",
                                    timeout=60_000)
         page.get_by_role("heading", name=f"{n}. {step.title}").first.wait_for(timeout=120_000)
+        # The step asks first: its chart comes with the answer (revealed here without one, as a teacher would).
+        page.locator(f".st-key-lesson_reveal_{step.key} button").first.click()
+        page.wait_for_selector(DONE, timeout=180_000)
         page.wait_for_function(f"(key) => {{ const c = ({CHART_JS})(key); return c && c.drawn > 0 "
                                f"&& c.types[0] === '{FIRST_TYPE[step.key]}'; }}", arg=step.key, timeout=120_000)
         # The step's chart is the only one once the previous step's is gone.
