@@ -4,7 +4,8 @@ chromium through Playwright; ``server`` and ``browser`` fixtures in ``tests/e2e/
 * At 1280×720 (a projector) ``lesson?step=N&present=1``: no sidebar, and once the answer is
   revealed the chart lies inside the first screen beside the narrative, every piece of its text
   (Plotly's laid-out fonts and the SVG text the browser measures) at 16 px or more; → and
-  PageDown go to the next step, ← and PageUp to the one before — through all the steps.
+  PageDown go to the next step, ← and PageUp to the one before — through all the steps; step 5's
+  four panel titles do not overlap.
 * "Next" at the bottom of a step opens the next step scrolled to its top.
 * Back after an "explore this" link returns to the step in one press; the sidebar's Lesson link
   returns to the step last seen.
@@ -100,6 +101,16 @@ def test_presenter_view_fits_a_projector_screen_and_follows_the_keys(server, bro
         small = [(w, s) for w, s in chart["sizes"] if s < presenter.PRESENTER_MIN_PX]
         small_drawn = [(t, s) for t, s in chart["drawn"] if s < presenter.PRESENTER_MIN_PX]
         assert chart["sizes"] and chart["drawn"] and not small and not small_drawn, (n, small, small_drawn[:5])
+        if ls.STEPS[n - 1].key == "matching":          # four panels side by side: their titles must not touch
+            boxes = page.evaluate("""(key) => [...document.querySelectorAll(
+                `.st-key-lesson_chart_${key} .js-plotly-plot .annotation`)].map(a => {
+                const r = a.getBoundingClientRect(); return [a.textContent, r.left, r.top, r.right, r.bottom]; })""",
+                                  ls.STEPS[n - 1].key)
+            titles = [b for b in boxes if b[0].startswith(tuple("ABCD")) and "F = " in b[0]]
+            assert len(titles) == 4, boxes
+            clash = [(a[0], b[0]) for i, a in enumerate(titles) for b in titles[i + 1:]
+                     if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
+            assert not clash, clash
         no_errors(page)
         page.screenshot(path=str(tmp_path / f"present-{n}.png"))
         if n < total:                       # → and PageDown (a clicker) alternate
