@@ -268,15 +268,21 @@ def sparse_matching_seconds(t, compiled: bool | None = None) -> float:
     unit of the compiled solver, or of scipy's without numba (``COSTS`` in metrics.core.limits).
     Stars — one class or one cluster, e.g. every component of a relabelled partition — cost
     nothing: their largest cell is taken outright."""
+    if compiled is None:
+        compiled = counting.compiled_available()
+    cost = COSTS["sparse_matching_cell"] if compiled else COSTS["scipy_matching_cell"]
+    return cost * t.memo("matching_work", _matching_work)
+
+
+def _matching_work(t) -> float:
+    """Σ classes × √cells over the components of ``t`` that leave a choice (each measure's limit
+    asks: computed once per table)."""
     comp, star, _, size = t.memo("matching_components", matching_components)
     hard = ~star
     if not hard.any():
         return 0.0
     cells = np.bincount(comp, minlength=star.size)[hard].astype(np.float64)
-    if compiled is None:
-        compiled = counting.compiled_available()
-    cost = COSTS["sparse_matching_cell"] if compiled else COSTS["scipy_matching_cell"]
-    return cost * float(np.sum(size[hard] * np.sqrt(cells)))
+    return float(np.sum(size[hard] * np.sqrt(cells)))
 
 
 def matching_out_of_budget(t) -> str | None:
