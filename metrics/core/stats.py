@@ -212,7 +212,7 @@ class CellStats(TableStats):
         bincount and maximum.at give; None for other tables or without numba."""
         if self.grid is not None or not self.is_integer or self.values.size < _COMPILED_CELLS:
             return None
-        kernels = cell_kernels()
+        kernels = cell_kernels(self.values.size)
         if kernels is None:
             return None
         return kernels.coo_summary(self.rows, self.cols, self.values, self.shape[0], self.shape[1])
@@ -363,7 +363,7 @@ class CellStats(TableStats):
         """The sums of :mod:`metrics.core.kernels.cell_stats` from its one compiled pass over a
         table of at least ``_COMPILED_CELLS`` cells (a grid's, or a coordinate table's non-zero
         cells); None for smaller tables or without numba."""
-        kernels = cell_kernels()
+        kernels = cell_kernels(self.grid.size if self.grid is not None else self.values.size)
         if kernels is None:
             return None
         integer = self.is_integer
@@ -407,9 +407,23 @@ class CellStats(TableStats):
             return float(cell_pass[0]), float(cell_pass[1])
         if self.n_cells == 0:
             return 0.0, 0.0
-        x = self.values
-        return (float(np.sum(x_log_ratio(x, self.col_sums[self.cols]))),
-                float(np.sum(x_log_ratio(x, self.row_sums[self.rows]))))
+        if self.grid is None or self.grid.size < _COMPILED_CELLS:
+            x = self.values
+            return (float(np.sum(x_log_ratio(x, self.col_sums[self.cols]))),
+                    float(np.sum(x_log_ratio(x, self.row_sums[self.rows]))))
+        # A big grid without the compiled pass: blocks of rows in their integer counts (exact
+        # differences), log n_ij from a table of the counts where the histogram has them.
+        hist = self._cell_histogram
+        logs = None if hist is None else np.log(np.maximum(np.arange(hist.size, dtype=np.float64), 1.0))
+        a, b = self.row_sums[:, None], self.col_sums[None, :]
+        step = max(1, _BLOCK_CELLS // self.grid.shape[1])
+        by_col = by_row = 0.0
+        for start in range(0, self.grid.shape[0], step):
+            x = self.grid[start:start + step]
+            log_x = None if logs is None else logs[x]
+            by_col += float(np.sum(x_log_ratio(x, b, log_x)))
+            by_row += float(np.sum(x_log_ratio(x, a[start:start + step], log_x)))
+        return by_col, by_row
 
     @cached_property
     def _h_c_given_k_raw(self) -> float:
@@ -457,10 +471,11 @@ def compiled_summary(grid: np.ndarray):
     return row_sums, row_max, col_sums, col_max, int(nonzero), hist if complete else None
 
 
-def cell_kernels():
-    """The compiled cell sums (:mod:`metrics.core.kernels.cell_stats`), or None: numba missing,
-    or the numpy kernels forced (``counting.FORCE_KERNEL``)."""
-    if counting.compiled_kernels() is None:
+def cell_kernels(work: float | None = None):
+    """The compiled cell sums (:mod:`metrics.core.kernels.cell_stats`), or None: numba missing, the
+    numpy kernels forced (``counting.FORCE_KERNEL``), or numba not loaded yet and ``work`` cells
+    too few to repay loading it (:func:`metrics.core.kernels.counting.compiled_kernels`)."""
+    if counting.compiled_kernels(work) is None:
         return None
     from .kernels import cell_stats
     return cell_stats
