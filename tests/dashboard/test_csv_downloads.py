@@ -44,11 +44,14 @@ def media(monkeypatch):
 
 
 def downloads(at: AppTest, managers) -> dict[str, bytes]:
-    """Each download button's bytes, by its key (the last run's manager)."""
+    """Each CSV download button's bytes, by its key (the last run's manager). The charts' slide
+    images (SVG and PNG, made by a browser) are not CSV: tests/dashboard/ui/test_slide_export.py."""
     mgr = managers[-1]
     out = {}
     for button in at.get("download_button"):
         key = button.proto.id.rsplit("-", 1)[-1]
+        if key.endswith(("_slide_svg", "_slide_png")):
+            continue
         if button.proto.url:
             file_id = button.proto.url.rsplit("/", 1)[-1].split(".")[0]
             out[key] = mgr._storage._files_by_id[file_id].content

@@ -5,6 +5,7 @@ import streamlit as st
 
 import metrics
 from dashboard.glossary import views as gv
+from dashboard.ui.controls import shared_controls
 from dashboard.ui.readout import escape_markdown
 from dashboard.ui.state import Param, page_state, url_commit, url_state
 
@@ -12,6 +13,7 @@ from dashboard.ui.state import Param, page_state, url_commit, url_state
 # formulas beside every measure link here.
 page_state("glossary", Param("gl_q", "", bound=True, what="search", max_len=80),
            Param("gl_m", None, options=metrics.MEASURES, what="measure"))
+shared_controls()  # the sidebar's unit: "log" in the formulas is in it
 st.title("Glossary")
 st.caption("Every symbol the app shows. The measures' symbols, names, formulas, ranges and references are the "
            "registry's own (`metrics.MEASURES`, the source of every table and chart); the other symbols are those "
