@@ -38,6 +38,9 @@ limit                            value             why, and where it is enforced
                                                    they are left out, the reason naming the estimate; a
                                                    matching that runs past it (in steps) is stopped, the
                                                    reason naming the seconds it ran
+``FLOAT_MATCHING_BUDGET``        1 s               steps of the sparse matching of fractional weights (NCA's
+                                                   n_ij/a_i, PSI's n_ij/max(a_i, b_j)), whose searches cannot
+                                                   stop early on tied distances as integer counts do
 ``GENERATED_CELLS``              10^8              cells of a dense table a generator builds
 ``GENERATED_ITEMS``              10^8              items a generator expands into labels (``shuffle``,
                                                    ``singletons``, ``random_tables``)
@@ -97,7 +100,8 @@ from collections.abc import Callable
 
 __all__ = ["MAX_TOTAL", "PERM_SAMPLED_ITEMS", "BOYETT_ITEMS", "MAX_SAMPLED_ITEMS", "PERM_DENSE_CELLS",
            "BELL_ITEMS", "EXACT_STIRLING_WORK", "STIRLING_RECURRENCE_ITEMS", "STIRLING_RECURRENCE_WORK",
-           "STIRLING_TABLE_CELLS", "EMI_TERM_BUDGET", "MATCHING_BUDGET", "GENERATED_CELLS", "GENERATED_ITEMS",
+           "STIRLING_TABLE_CELLS", "EMI_TERM_BUDGET", "MATCHING_BUDGET", "FLOAT_MATCHING_BUDGET",
+           "GENERATED_CELLS", "GENERATED_ITEMS",
            "DEFAULT_BUDGET", "OVERRUN", "CostError", "check_budget", "checked_budget", "Deadline", "Progress",
            "COSTS", "check_generated_cells", "check_generated_items"]
 
@@ -114,6 +118,7 @@ STIRLING_RECURRENCE_WORK = 10**8
 STIRLING_TABLE_CELLS = 1 << 23
 EMI_TERM_BUDGET = 5 * 10**7
 MATCHING_BUDGET = 5.0
+FLOAT_MATCHING_BUDGET = 1.0
 GENERATED_CELLS = 10**8
 GENERATED_ITEMS = 10**8
 

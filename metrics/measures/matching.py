@@ -23,7 +23,7 @@ from ..core.arith import div, where
 from ..core.batch import TableBatch
 from ..core.contingency import Contingency
 from ..core.kernels import counting
-from ..core.limits import COSTS, MATCHING_BUDGET
+from ..core.limits import COSTS, FLOAT_MATCHING_BUDGET, MATCHING_BUDGET
 from ..core.registry import register
 
 if TYPE_CHECKING:
@@ -209,10 +209,10 @@ class MatchingStopped(ValueError):
     """The sparse assignment stopped at its budget of steps (MATCHING_BUDGET seconds of one core at
     the measured cost of a step); ``seconds`` is the time it had run."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, budget: float):
         self.seconds = seconds
         super().__init__(f"its exact one-to-one matching was stopped after {seconds:.2g} s of one core, at its budget "
-                         f"of {MATCHING_BUDGET:g} s (cells nearly all equal make the search explore the whole table)")
+                         f"of {budget:g} s (cells nearly all equal make the search explore the whole table)")
 
 
 def _dense_matching(dense: np.ndarray):
@@ -357,11 +357,12 @@ def _compiled_sparse_matching(rows, cols, vals):
     order = np.argsort(r, kind="stable")
     indptr = np.zeros(r_ids.size + 1, dtype=np.int64)
     np.cumsum(np.bincount(r, minlength=r_ids.size), out=indptr[1:])
+    budget = MATCHING_BUDGET if integer else FLOAT_MATCHING_BUDGET
     start = time.thread_time()
     total, _, complete = kernels.sparse_max_weight_matching(indptr, c[order].astype(np.int64), weights[order],
-                                                            c_ids.size, int(MATCHING_BUDGET / COSTS["matching_step"]))
+                                                            c_ids.size, int(budget / COSTS["matching_step"]))
     if not complete:
-        raise MatchingStopped(time.thread_time() - start)
+        raise MatchingStopped(time.thread_time() - start, budget)
     return int(total) if integer else float(total)
 
 
