@@ -107,7 +107,10 @@ class TableStats:
         """I(C; K) in nats, within [0, min(H(C), H(K))] whatever the rounding."""
         mi = np.minimum(np.maximum(self._mi_raw, 0.0), np.minimum(self.h_c, self.h_k))
         mi = where(self._pure_clusters, self.h_c, mi)
-        return where(self._whole_classes, np.minimum(self.h_k, mi) if is_batch(mi) else min(self.h_k, mi), mi)
+        # Every class within one cluster: I = H(K) exactly (H(K) ≤ H(C) then; the smaller of the
+        # two whatever the rounding, which is H(C) = H(K) when the clusters are pure too).
+        smaller = np.minimum(self.h_c, self.h_k) if is_batch(mi) else min(self.h_c, self.h_k)
+        return where(self._whole_classes, smaller, mi)
 
     # The conditional entropies are summed directly over the cells (Σ n_ij log(b_j / n_ij) / n,
     # the subclasses' _h_*_given_*_raw), not taken as H(C) − I: a sum of non-negative terms
