@@ -53,7 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from benchmarks.dashboard_walks import presenter_walk  # noqa: E402
+from benchmarks.walks.presenter import presenter_walk  # noqa: E402
 from tests.e2e.e2e_support import CHROMIUM, DONE, app_server  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")

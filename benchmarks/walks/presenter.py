@@ -1,5 +1,6 @@
-"""Walks through a page that ``bench_dashboard.py`` measures beyond its controls, each step's server
-CPU read by the benchmark's session (``Session.step``: the rerun it caused, until the server is quiet).
+"""A walk through a page that ``benchmarks/bench_dashboard.py`` measures beyond its controls (one
+module per walk in ``benchmarks/walks/``), each step's server CPU read by the benchmark's session
+(``Session.step``: the rerun it caused, until the server is quiet).
 
 * :func:`presenter_walk` — the lesson's presenter view at a projector's 1280×720, as a teacher
   moves: a key (→, or ← back from the last step) opens the next step, then Reveal shows its chart.
