@@ -25,7 +25,9 @@ from importlib.resources import files
 from dashboard import page_scripts
 
 #: The pages whose default state costs more than a second of CPU to compute.
-HEAVY_PAGES = ("property_checker", "chance", "gallery", "fuzzy_lab", "real_data")
+#: The lesson is among them for its steps beyond the default one: step 6 reads Dom's P1–P7 rates
+#: over the paper's grid, which a teacher moving through the steps would otherwise wait for.
+HEAVY_PAGES = ("property_checker", "chance", "gallery", "fuzzy_lab", "real_data", "lesson")
 
 
 def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str, float | str]:
@@ -50,6 +52,9 @@ def warm(pages: tuple[str, ...] = HEAVY_PAGES, timeout: float = 300) -> dict[str
             # class picking tables one after the other would otherwise pay for one by one.
             out["chance presets"] = _timed(lambda: AppTest.from_function(_warm_chance_tables,
                                                                           default_timeout=timeout).run())
+        if "lesson" in pages:
+            # Beyond the default state: every step revealed, as a lecture walks through them.
+            out["lesson steps"] = _timed(lambda: _every_lesson_step(app, timeout))
         if "real_data" in pages:
             # Beyond the default state: every bundled data set in the page's default settings, which
             # a class switching data sets would otherwise pay for one by one (about half a second of
@@ -87,6 +92,22 @@ def _every_data_set(app: str, timeout: float):
         at = AppTest.from_file(app, default_timeout=timeout)
         at.query_params["rd_data"] = key
         at.switch_page("app_pages/explore/real_data.py").run()
+        if at.exception:
+            break
+    return at
+
+
+def _every_lesson_step(app: str, timeout: float):
+    """The lesson run on each step with its chart revealed (the link ``?step=N&reveal=1``): the last
+    run, or the first that failed."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard.lesson.steps import STEPS
+
+    for n in range(1, len(STEPS) + 1):
+        at = AppTest.from_file(app, default_timeout=timeout)
+        at.query_params["step"], at.query_params["reveal"] = str(n), "1"
+        at.switch_page(page_scripts()["lesson"]).run()
         if at.exception:
             break
     return at

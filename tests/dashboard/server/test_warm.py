@@ -30,6 +30,7 @@ HEAVY_WORK = {
     "fuzzy_lab": ["metrics.papers.experiments:ambiguous_gold", "metrics.papers.experiments:fuzzy_tables",
                   "metrics.papers.experiments:experiment3_row", "metrics.papers.experiments:ambiguity_sweep"],
     "real_data": ["sklearn.cluster:KMeans.fit_predict", "scipy.cluster.hierarchy:linkage"],
+    "lesson": [],  # its default step computes little; its revealed steps are checked below
 }
 
 # In a fresh interpreter: warm, then break the heavy work and run each page again.
@@ -163,3 +164,34 @@ def test_warm_clusters_every_real_data_set():
     for key, problems in out["second"].items():
         assert problems == [], (key, problems)
     assert any("after the warm-up" in str(p) for p in out["other"]), out["other"]
+
+
+# In a fresh interpreter: warm the lesson, break Dom's P1–P7 rates (step 6's work), then open every
+# step revealed, as a lecture walks through them.
+WARM_LESSON_THEN_RUN = """
+import json, logging
+logging.disable(logging.WARNING)
+from dashboard.server import warm
+from metrics import properties
+first = warm.warm(("lesson",))
+def broken(*args, **kwargs):
+    raise RuntimeError("P1-P7 rates computed again after the warm-up")
+properties.dom_property_rates = broken
+from streamlit.testing.v1 import AppTest
+from dashboard import page_scripts
+from dashboard.lesson.steps import STEPS
+second = {}
+for n in range(1, len(STEPS) + 1):
+    at = AppTest.from_file(%(app)r, default_timeout=120)
+    at.query_params["step"], at.query_params["reveal"] = str(n), "1"
+    at.switch_page(page_scripts()["lesson"]).run()
+    second[n] = [e.message for e in at.exception] + [e.value for e in at.error]
+print(json.dumps({"first": first, "second": second}))
+"""
+
+
+def test_warm_reveals_every_lesson_step_so_a_lecture_computes_nothing():
+    out = _fresh_run(WARM_LESSON_THEN_RUN)
+    assert isinstance(out["first"]["lesson steps"], float), out["first"]
+    for step, problems in out["second"].items():
+        assert problems == [], (step, problems)
