@@ -38,7 +38,8 @@ PRELOAD = (
     "numpy", "pandas", "pandas.io.formats.style", "pandas.io.formats.csvs", "pandas.core.reshape.reshape",
     "pyarrow", "pyarrow.pandas_compat", "pyarrow.vendored.version", "jinja2", "PIL.Image",
     "scipy.optimize", "scipy.sparse", "scipy.special", "scipy.stats", "scipy.cluster.hierarchy",
-    "plotly.graph_objects", "plotly.animation", "plotly.colors", "plotly.io._json", "plotly.offline", "plotly.tools",
+    "plotly.graph_objects", "plotly.animation", "plotly.colors", "plotly.io._json", "plotly.io.json",
+    "plotly.offline", "plotly.tools",
     # Plotly's figure classes load lazily, one module per trace type and attribute: the pages' kinds.
     "plotly.graph_objs._figure", "plotly.graph_objs.bar", "plotly.graph_objs.box", "plotly.graph_objs.heatmap",
     "plotly.graph_objs.scatter", "plotly.graph_objs.sankey", "plotly.graph_objs.layout",
@@ -47,7 +48,8 @@ PRELOAD = (
     "threadpoolctl", "streamlit.emojis", "streamlit.material_icon_names",
     "metrics", "metrics.chance", "metrics.papers.experiments", "metrics.papers.gallery", "metrics.papers.generators",
     "metrics.io", "metrics.properties", "metrics.chance.models", "metrics.solutions", "metrics.core.digest",
-    "metrics.core.kernels.compiled", "metrics.papers.dcv", "metrics.papers.playground",
+    "metrics.core.kernels.compiled", "metrics.core.kernels.cell_stats", "metrics.measures.emi_compiled",
+    "metrics.papers.dcv", "metrics.papers.playground",
 )
 
 

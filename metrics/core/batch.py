@@ -118,7 +118,29 @@ class TableBatch(TableStats):
         share."""
         n = self.n
         return (x_log_ratio(self.row_sums, n[:, None]).sum(axis=1), x_log_ratio(self.col_sums, n[:, None]).sum(axis=1),
-                x_log_ratio(self.tables, n[:, None, None], self._log_cells).sum(axis=(1, 2)))
+                self._sum_over_cells(x_log_ratio(self.tables, n[:, None, None], self._log_cells)))
+
+    @cached_property
+    def _occupied(self) -> tuple[np.ndarray, np.ndarray]:
+        """The non-empty cells of every table (a mask) and where each table's begin among them."""
+        mask = self.tables != 0
+        counts = mask.reshape(mask.shape[0], -1).sum(axis=1)
+        return mask, np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.intp)
+
+    def _sum_over_cells(self, terms: np.ndarray) -> np.ndarray:
+        """Per table, the sum of ``terms`` (zero on empty cells) over its non-empty cells only, in
+        row-major order. Summing the whole padded grid would group the terms by where the empty
+        cells fall, so two random tables holding the same counts in other places (every draw of a
+        table of singletons, say) would differ in the last bit, and a value that cannot vary
+        across draws would seem to."""
+        mask, starts = self._occupied
+        out = np.zeros(terms.shape[0])
+        if not mask.any():
+            return out
+        flat = terms[mask]
+        filled = np.count_nonzero(mask.reshape(mask.shape[0], -1), axis=1) > 0
+        out[filled] = np.add.reduceat(flat, starts[filled])
+        return out
 
     def _per_item(self, total: np.ndarray) -> np.ndarray:
         return np.maximum(total / np.maximum(self.n, 1.0), 0.0)
@@ -153,8 +175,8 @@ class TableBatch(TableStats):
         summed directly over the cells, as Contingency sums them (metrics.core.stats.x_log_ratio):
         a near-perfect table keeps its relative precision."""
         v, log_v = self.tables, self._log_cells
-        by_col = x_log_ratio(v, self.col_sums[:, None, :], log_v).sum(axis=(1, 2))
-        by_row = x_log_ratio(v, self.row_sums[:, :, None], log_v).sum(axis=(1, 2))
+        by_col = self._sum_over_cells(x_log_ratio(v, self.col_sums[:, None, :], log_v))
+        by_row = self._sum_over_cells(x_log_ratio(v, self.row_sums[:, :, None], log_v))
         return by_col, by_row
 
     @cached_property
