@@ -116,3 +116,16 @@ def test_varying_draws_keep_their_standard_error():
     prof = chance.profile(t, ["purity"], samples=200, seed=1)
     assert not prof.at["purity", "all_draws_equal"] and prof.at["purity", "stderr"] > 0
     assert list(prof.columns) == list(chance.PROFILE_COLUMNS)
+
+
+def test_a_value_that_cannot_vary_is_exactly_constant_across_random_tables():
+    # Singleton clusters stay singletons under the permutation model: completeness is
+    # 1 − log 10 / log 100 = 1/2 for every draw. Summing the padded grid grouped the terms by where
+    # the empty cells fell, and draws differed in the last bit, which looked like variation.
+    t = metrics.Contingency.from_labels(np.repeat(np.arange(10), 10), np.arange(100))
+    draws = chance.score_tables(chance.draw_tables(t, model="perm", samples=300, seed=1),
+                                ["completeness", "v_measure", "vi", "nmi_joint"])
+    for key in draws.columns:
+        assert np.unique(draws[key].to_numpy()).size == 1, key
+    assert draws["completeness"].iloc[0] == metrics.score("completeness", np.repeat(np.arange(10), 10),
+                                                          np.arange(100))
