@@ -232,15 +232,35 @@ class CellStats(TableStats):
         return math.log(self.n) if self.n > 0 else 0.0
 
     @cached_property
+    def _mass_exponent(self) -> int:
+        """The power of two (its exponent) the entropy sums of a fractional table are taken at:
+        0, unless its total mass is beyond 2^±500, where x · log(w / x) would underflow into
+        subnormals (or overflow) before the sum is divided by n. Scaling by a power of two is
+        exact (``ldexp``), so the sums over the scaled n are what they would be without under-
+        and overflow."""
+        n = self.n
+        if self.is_integer or n <= 0 or 2.0 ** -500 <= n <= 2.0 ** 500:
+            return 0
+        return -math.frexp(n)[1]
+
+    def _scaled_n(self) -> float:
+        return math.ldexp(float(self.n), self._mass_exponent)
+
+    @cached_property
     def _entropy_sums(self) -> tuple[float, float, float]:
         """n·H(C), n·H(K) and n·H(C, K): Σ x log(n / x) over class sizes, cluster sizes and cells
         (:func:`x_log_ratio`), the sums all four entropies share. Every term is non-negative, so
         an entropy near 0 (one class of 10^18 items and a few strays) keeps its relative
         precision, which log n − (1/n) Σ x log x would not. The cells' sum reads the cell
         histogram where there is one: one term per distinct count."""
-        n = self.n
+        n, k = self.n, self._mass_exponent
         if n <= 0:
             return 0.0, 0.0, 0.0
+        if k:
+            n = self._scaled_n()
+            return (float(np.sum(x_log_ratio(np.ldexp(self.row_sums, k), n))),
+                    float(np.sum(x_log_ratio(np.ldexp(self.col_sums, k), n))),
+                    float(np.sum(x_log_ratio(np.ldexp(self.values, k), n))))
         hist = self._cell_histogram
         if hist is not None:
             counts = np.flatnonzero(hist)
@@ -264,7 +284,8 @@ class CellStats(TableStats):
         return np.bincount(cells.reshape(-1), minlength=top + 1)
 
     def _per_item(self, total: float) -> float:
-        return max(total / float(self.n), 0.0) if self.n > 0 else 0.0
+        # The sums are taken at the table's mass scale (1 but for extreme fractional masses).
+        return max(total / self._scaled_n(), 0.0) if self.n > 0 else 0.0
 
     @cached_property
     def _h_c_raw(self) -> float:
@@ -284,7 +305,7 @@ class CellStats(TableStats):
         if self.n <= 0:
             return 0.0
         rows, cols, cells = self._entropy_sums
-        return (rows + cols - cells) / float(self.n)
+        return (rows + cols - cells) / self._scaled_n()
 
     @cached_property
     def min_cell(self):
@@ -365,7 +386,10 @@ class CellStats(TableStats):
     def _cell_pass(self):
         """The sums of :mod:`metrics.core.kernels.cell_stats` from its one compiled pass over a
         table of at least ``_COMPILED_CELLS`` cells (a grid's, or a coordinate table's non-zero
-        cells); None for smaller tables or without numba."""
+        cells); None for smaller tables, without numba, or for extreme fractional masses (summed
+        at their scale, :attr:`_mass_exponent`, by the numpy paths)."""
+        if self._mass_exponent:
+            return None
         kernels = cell_kernels(self.grid.size if self.grid is not None else self.values.size)
         if kernels is None:
             return None
@@ -410,6 +434,11 @@ class CellStats(TableStats):
             return float(cell_pass[0]), float(cell_pass[1])
         if self.n_cells == 0:
             return 0.0, 0.0
+        k = self._mass_exponent
+        if k:
+            x = np.ldexp(self.values, k)
+            return (float(np.sum(x_log_ratio(x, np.ldexp(self.col_sums[self.cols], k)))),
+                    float(np.sum(x_log_ratio(x, np.ldexp(self.row_sums[self.rows], k)))))
         if self.grid is None or self.grid.size < _COMPILED_CELLS:
             x = self.values
             return (float(np.sum(x_log_ratio(x, self.col_sums[self.cols]))),

@@ -185,3 +185,20 @@ def test_direct_conditional_entropy_matches_mpmath(rows, scale_exp):
     exact = _exact(kept)
     for key in ("h_c_given_k", "h_k_given_c", "h_c", "h_k"):
         assert float(getattr(t, key)) == pytest.approx(float(exact[key]), rel=1e-12, abs=1e-300), key
+
+
+@pytest.mark.parametrize("exponent", [-1074, -1060, -1000, -700])  # (huge totals are refused)
+@pytest.mark.parametrize("shape", [(2, 1), (3, 4), (40, 50)])
+def test_extreme_fractional_masses_give_the_values_of_the_same_table_at_unit_scale(exponent, shape):
+    # Entropies are scale-free: a fractional table of subnormal or huge total mass must give what
+    # the same table at mass ~1 gives. x · log(w / x) underflowed into subnormals before the sum
+    # was divided by n (H of [[5e-324], [5e-324]] came out as 1/ln 2 instead of ln 2).
+    rng = np.random.default_rng(abs(exponent) + shape[0])
+    unit = rng.integers(1, 4, size=shape).astype(np.float64)
+    scaled = np.ldexp(unit, exponent)
+    keys = ["homogeneity", "completeness", "v_measure", "vi", "nvi", "mutual_info", "nmi_arithmetic", "entropy",
+            "conditional_entropy"]
+    small = metrics.evaluate(metrics.Contingency.from_table(scaled), keys)
+    ref = metrics.evaluate(metrics.Contingency.from_table(unit), keys)
+    for key in keys:
+        assert small[key] == pytest.approx(ref[key], rel=1e-12, abs=1e-12), (key, small[key], ref[key])

@@ -111,7 +111,10 @@ def test_formulas_on_demand():
 def test_downloads_are_csv_of_measures_and_table():
     at = open_page(LAB, preset="wu_table10_I")
     buttons = {b.proto.id: b for b in at.get("download_button")}
-    assert len(buttons) == 2  # measures and table
+    # The measures and the table as CSV; beside them each chart's SVG and PNG for slides.
+    csv = [b for b in buttons.values() if not b.key.endswith(("_slide_svg", "_slide_png"))]
+    assert len(csv) == 2
+    assert len(buttons) - len(csv) == 2 * len(at.get("plotly_chart"))
 
 
 # ---------------------------------------------------------------- Table lab: the editor
