@@ -524,7 +524,7 @@ def _log_table(kernels) -> np.ndarray:
 _LOGS: np.ndarray | None = None
 
 
-def x_log_ratio(x: np.ndarray, whole: np.ndarray, log_x: np.ndarray | None = None) -> np.ndarray:
+def x_log_ratio(x: np.ndarray, whole: np.ndarray | float, log_x: np.ndarray | None = None) -> np.ndarray:
     """x · log(whole / x) per cell, for 0 ≤ x ≤ whole (counts, or masses; arrays that broadcast
     together; an empty cell gives 0): the terms of the conditional entropies summed directly.
 
