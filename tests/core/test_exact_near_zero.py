@@ -202,3 +202,18 @@ def test_extreme_fractional_masses_give_the_values_of_the_same_table_at_unit_sca
     ref = metrics.evaluate(metrics.Contingency.from_table(unit), keys)
     for key in keys:
         assert small[key] == pytest.approx(ref[key], rel=1e-12, abs=1e-12), (key, small[key], ref[key])
+
+
+@pytest.mark.parametrize("size", [1e-300, 1e-20, 1e-9, 1e-6, 9.9e-4, 0.3, 2.5])
+@pytest.mark.parametrize("classes", [2, 3, 50])
+def test_q0_model_cost_of_fuzzy_sizes_against_mpmath(size, classes):
+    # log C(s + k, k) for a fuzzy size s: betaln rounds to ~1e-16 for tiny s (scipy 1.11), which
+    # over a tiny n made Q0 ~1e274; the series below 1e-3 keeps every digit.
+    from metrics.measures.information import _model_cost
+
+    got = float(_model_cost(np.array([size]), np.array(classes), 1.0))
+    k = classes - 1
+    with mpmath.workdps(int(-math.log10(size)) + 60 if size < 1 else 60):
+        s = mpmath.mpf(size)
+        exact = float(mpmath.loggamma(s + k + 1) - mpmath.loggamma(s + 1) - mpmath.loggamma(k + 1))
+    assert got == pytest.approx(exact, rel=1e-13)

@@ -271,7 +271,12 @@ def _summed(dask, frame, gold: str, pred: str, indicator: str | None):
     """One delayed :class:`_Partial` of the whole frame: a table per partition, counted where the
     partition lives, then added in a tree (Contingency's ``+``: labels matched by value, the sum
     equal to the table of all the items) — only the partial tables travel."""
-    parts = [dask.delayed(_partition_table)(p, gold, pred, indicator) for p in frame.to_delayed()]
+    # The partitions as they are: Dask before 2025 converts object columns to strings on the way
+    # out of to_delayed (its "dataframe.convert-string"), which failed on bytes labels and turned
+    # float labels into text, unlike the reader's other engines.
+    with dask.config.set({"dataframe.convert-string": False}):
+        delayed = frame.to_delayed()
+    parts = [dask.delayed(_partition_table)(p, gold, pred, indicator) for p in delayed]
     if not parts:
         return dask.delayed(_Partial)()
     while len(parts) > 1:
