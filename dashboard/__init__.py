@@ -18,12 +18,16 @@ from functools import cache
 from pathlib import Path
 
 
-@cache
 def page_scripts() -> dict[str, str]:
     """Every page's script by the page's name, relative to ``app.py`` as Streamlit's ``st.Page``,
     ``switch_page`` and ``AppTest`` take it: ``{"compare": "app_pages/analyse/compare.py", …}``.
 
     Read from the installed package's files, so that a page moved between the sidebar's folders
     needs no edit elsewhere; names are unique across the folders (a test checks it)."""
+    return dict(_page_scripts())  # a copy: a caller may change its own
+
+
+@cache
+def _page_scripts() -> tuple[tuple[str, str], ...]:
     root = Path(__file__).parent
-    return {p.stem: p.relative_to(root).as_posix() for p in sorted((root / "app_pages").rglob("*.py"))}
+    return tuple((p.stem, p.relative_to(root).as_posix()) for p in sorted((root / "app_pages").rglob("*.py")))

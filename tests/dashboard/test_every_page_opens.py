@@ -31,3 +31,11 @@ def test_page_names_are_unique_across_the_sidebar_folders():
     assert len({p.stem for p in scripts}) == len(scripts) == len(page_scripts())
     app = (Path(__file__).parents[2] / "dashboard" / "app.py").read_text(encoding="utf-8")
     assert all(f'"{script}"' in app for script in page_scripts().values())
+
+
+def test_page_scripts_gives_each_caller_its_own_copy():
+    # A caller that renames an entry (the lesson's tests key the home page by "") must not change
+    # what every later caller reads: the link fuzzer then looked for a page named "".
+    first = page_scripts()
+    first[""] = first.pop("home")
+    assert "home" in page_scripts() and "" not in page_scripts()

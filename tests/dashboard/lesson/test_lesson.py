@@ -42,7 +42,7 @@ from tests.dashboard.apptest_utils import chart, decoded, no_trouble, open_app
 
 LESSON = "app_pages/learn/lesson.py"
 # url path → page script: every page's url path is its file's name (Home is the default page, "").
-SCRIPTS = page_scripts()
+SCRIPTS = page_scripts()  # this module's own copy
 SCRIPTS[""] = SCRIPTS.pop("home")
 N = len(ls.STEPS)
 PRESETS = load_presets()
