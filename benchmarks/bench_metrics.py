@@ -468,6 +468,8 @@ def main() -> None:
                         help="also time scipy's sparse matching (the solver before; ~30 s at 10^5 x 10^5)")
     parser.add_argument("--cpu-time", action="store_true",
                         help="time with this process's CPU time (steadier on a busy machine)")
+    parser.add_argument("--gpu-only", action="store_true",
+                        help="only the GPU section, at --n labels and 10^8 (a device run's few minutes)")
     parser.add_argument("--gpu-dry-run", type=float, metavar="N",
                         help="run only the GPU section, on PyTorch's CPU device with N labels (checks the script)")
     args = parser.parse_args()
@@ -478,6 +480,10 @@ def main() -> None:
         gpu_cases([int(args.gpu_dry_run)], 1, dry_run=True)
         return
     n = 10**6 if args.quick else int(args.n)
+    if args.gpu_only:
+        _counting.load_compiled()
+        gpu_cases(sorted({n, 10**8}), 3)
+        return
     _counting.FORCE_KERNEL = args.kernel
     repeat = 3 if n <= 10**7 else 2
     sklearn_repeat = 2 if n <= 10**7 else 1
