@@ -131,13 +131,15 @@ class Contingency(CellStats, MergeableTable):
                    values, label_array(row_labels), label_array(col_labels))
 
     @classmethod
-    def _from_grid(cls, grid: np.ndarray, row_labels, col_labels, summary=None) -> Contingency:
+    def _from_grid(cls, grid: np.ndarray, row_labels, col_labels, summary=None, cell_pass=None) -> Contingency:
         """A table from a dense count grid (int64): empty rows and columns dropped.
 
         A grid at least a quarter full is kept as it is — the marginals, maxima and
         per-cell sums of a 1000 × 1000 table are then single vectorized reductions —
         and its coordinate form (``rows``, ``cols``, ``values``) is made only if asked
-        for. A sparser grid is turned into coordinates at once.
+        for. A sparser grid is turned into coordinates at once. ``summary`` and
+        ``cell_pass``: the grid's summary and per-cell sums computed on a device
+        (:mod:`metrics.core.kernels.array_api`), which the host then does not compute.
         """
         row_labels, col_labels = label_array(row_labels), label_array(col_labels)
         summary = compiled_summary(grid) if summary is None else summary  # given: from the device
@@ -150,16 +152,24 @@ class Contingency(CellStats, MergeableTable):
             grid, row_labels, row_sums = grid[keep_r], row_labels[keep_r], row_sums[keep_r]
             if summary is not None:
                 row_max = row_max[keep_r]
+            if cell_pass is not None:
+                cell_pass = (*cell_pass[:2], *(v[keep_r] for v in cell_pass[2:4]), *cell_pass[4:6],
+                             cell_pass[6][keep_r])
         if not keep_c.all():
             grid, col_labels, col_sums = grid[:, keep_c], col_labels[keep_c], col_sums[keep_c]
             if summary is not None:
                 col_max = col_max[keep_c]
+            if cell_pass is not None:
+                cell_pass = (*cell_pass[:4], *(v[keep_c] for v in cell_pass[4:6]), cell_pass[6])
         if summary is None:
             n_cells = int(np.count_nonzero(grid))
         if 4 * n_cells < grid.size:
             flat = np.flatnonzero(grid)
             n_c = grid.shape[1]
-            return cls(flat // n_c, flat % n_c, grid.reshape(-1)[flat], row_labels, col_labels)
+            sparse = cls(flat // n_c, flat % n_c, grid.reshape(-1)[flat], row_labels, col_labels)
+            if cell_pass is not None:
+                sparse.__dict__["_cell_pass"] = cell_pass
+            return sparse
         t = cls.__new__(cls)
         t.grid = np.ascontiguousarray(grid)
         t.row_labels, t.col_labels = row_labels, col_labels
@@ -171,6 +181,8 @@ class Contingency(CellStats, MergeableTable):
                 hist = hist[:int(row_max.max()) + 1]
                 hist[0] = grid.size - n_cells  # the dropped empty rows and columns held zeros
                 t.__dict__["_cell_histogram"] = hist
+        if cell_pass is not None:
+            t.__dict__["_cell_pass"] = cell_pass
         return t
 
     @classmethod
@@ -206,7 +218,8 @@ class Contingency(CellStats, MergeableTable):
         if isinstance(t, array_api.DeviceLabels) or isinstance(p, array_api.DeviceLabels):
             counted = array_api.count_on_device(t, p)
             if counted.grid is not None:
-                return cls._from_grid(counted.grid, counted.row_labels, counted.col_labels, counted.summary)
+                return cls._from_grid(counted.grid, counted.row_labels, counted.col_labels, counted.summary,
+                                      counted.cell_pass)
             return cls._from_coo(counted.rows, counted.cols, counted.values, counted.row_labels, counted.col_labels)
         if t.size != p.size:
             raise ValueError(

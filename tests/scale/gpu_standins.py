@@ -86,6 +86,7 @@ class StandInArray:
 
     __add__, __mul__, __ne__, __eq__ = _binary("__add__"), _binary("__mul__"), _binary("__ne__"), _binary("__eq__")
     __radd__, __rmul__ = _binary("__radd__"), _binary("__rmul__")
+    __sub__, __truediv__, __gt__ = _binary("__sub__"), _binary("__truediv__"), _binary("__gt__")
 
     def __iadd__(self, other):
         if not self.mutable:
@@ -127,7 +128,7 @@ def _rewrap(out, array_type):
 
 
 _NUMPY_FUNCTIONS = ("min", "max", "sum", "argmax", "isnan", "isinf", "reshape", "bincount", "unique",
-                    "count_nonzero")
+                    "count_nonzero", "log", "log1p", "where")
 
 
 def library(name: str, type_module: str, *, namespace_functions=(), cuda_array_interface=False, get=False,
@@ -148,6 +149,7 @@ def library(name: str, type_module: str, *, namespace_functions=(), cuda_array_i
     for f in _NUMPY_FUNCTIONS:
         setattr(module, f, _function(getattr(np, f), array_type))
     module.int64 = int64
+    module.float64 = np.float64
     module.bool = np.bool_
     module.astype = lambda x, dtype, copy=True: x.astype(dtype, copy=copy)
     if "unique_counts" in namespace_functions:

@@ -19,7 +19,7 @@ import pytest
 import metrics
 from metrics import Contingency as C
 from metrics.core import contingency as contingency_module
-from metrics.core.kernels import array_api, counting
+from metrics.core.kernels import array_api, cell_stats, counting
 from metrics.core.stats import compiled_summary
 from tests.scale import gpu_standins
 from tests.scale.test_array_api import CASES, assert_same_table
@@ -105,20 +105,98 @@ def test_only_the_table_and_a_few_scalars_come_back(cupy):
     assert max(module.transfers) <= 35
 
 
+def assert_same_table_within_rounding(got, want, rel=1e-13):
+    """The same table — labels, cells, sizes and pair counts to the last bit — whose measures agree
+    to within rounding: a device sums the cells' terms in another order than the host."""
+    assert list(got.row_labels) == list(want.row_labels) and list(got.col_labels) == list(want.col_labels)
+    assert (got.grid is None) == (want.grid is None)
+    for name in ("rows", "cols", "values"):
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name
+    assert got.n == want.n and metrics.pair_counts(got) == metrics.pair_counts(want)
+    a, b = metrics.evaluate(got), metrics.evaluate(want)
+    assert a.keys() == b.keys()
+    for key in a:
+        assert a[key] == pytest.approx(b[key], rel=rel, abs=1e-15, nan_ok=True), key
+
+
 def test_a_big_table_is_summarised_on_the_device(cupy, monkeypatch):
-    """A 400 × 300 table (≥ 2^16 cells): marginals, maxima, non-zero cells and histogram come back
-    from the device; the host makes no summary pass, and the table equals the host's to the last
-    bit (the summary's integers are the host's)."""
+    """A 400 × 300 table (≥ 2^16 cells): marginals, maxima, non-zero cells, histogram and the
+    per-cell sums come back from the device; the host makes neither its summary pass nor its
+    pass over the cells, and the table equals the host's (its integers to the last bit, its
+    measures to within rounding)."""
     _, array = cupy
     rng = np.random.default_rng(5)
     a, b = rng.integers(0, 400, 300_000), rng.integers(0, 300, 300_000)
     host_passes = []
     monkeypatch.setattr(contingency_module, "compiled_summary", lambda g: host_passes.append(g) or compiled_summary(g))
+    monkeypatch.setattr(cell_stats, "grid_cell_sums", lambda *args: host_passes.append(args) or 1 / 0)
     t = C.from_labels(array(a), array(b))
+    metrics.evaluate(t)  # every measure, without a host pass over the cells
     assert not host_passes
-    assert "_cell_histogram" in t.__dict__ and "row_max_sum" in t.__dict__
+    assert {"_cell_histogram", "row_max_sum", "_cell_pass"} <= t.__dict__.keys()
     monkeypatch.undo()
-    assert_identical(t, C.from_labels(a, b))
+    assert_same_table_within_rounding(t, C.from_labels(a, b))
+
+
+def _host_cell_pass(grid):
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    return cell_stats.grid_cell_sums(np.ascontiguousarray(grid), a, b, cell_stats.log_table()), a, b
+
+
+@pytest.mark.parametrize("shape", [(300, 250), (1, 70_000), (70_000, 1), (256, 300)])
+def test_the_device_cell_pass_is_the_host_pass(shape, monkeypatch):
+    """device_cell_pass through the array API (array-api-strict) against the compiled host pass,
+    on grids with empty rows and columns, with cells past half their row or column (the log1p
+    branch), one big cell past the logarithm table, and across the device's row blocks."""
+    monkeypatch.setattr(array_api, "_DEVICE_BLOCK_CELLS", 1 << 14)  # several blocks per grid
+    rng = np.random.default_rng(sum(shape))
+    grid = rng.integers(0, 9, shape) * (rng.random((shape[0], 1)) < 0.8) * (rng.random((1, shape[1])) < 0.9)
+    grid[0, 0] = 10**6
+    grid[-1, -1] += 5_000
+    want, a, b = _host_cell_pass(grid)
+    ops = array_api._ArrayApiOps(xs)
+    got = array_api.device_cell_pass(ops, xs.asarray(grid.reshape(-1)), *grid.shape, a, b)
+    # The host adds a row's terms one by one; the device's partial sums lose less (a 70,000-cell
+    # row: 2e-13 apart, the device's the correctly rounded one), so both are held to mpmath too.
+    assert got[0] == pytest.approx(want[0], rel=1e-12) and got[1] == pytest.approx(want[1], rel=1e-12)
+    assert got[0] == pytest.approx(_exact_conditional_sum(grid, b, axis=0), rel=1e-15)
+    assert got[1] == pytest.approx(_exact_conditional_sum(grid, a, axis=1), rel=1e-15)
+    for w, g in zip(want[2:], got[2:]):
+        assert g.shape == w.shape and np.allclose(g, w, rtol=1e-14, atol=0)
+
+
+def test_no_device_cell_pass_in_32_bit_floats(monkeypatch):
+    """A library whose float64 is 32-bit (JAX without x64) leaves the sums to the host."""
+    monkeypatch.setattr(array_api._ArrayApiOps, "float64", lambda self, x: xs.astype(x, xs.float32))
+    grid = np.random.default_rng(1).integers(0, 5, (300, 300))
+    ops = array_api._ArrayApiOps(xs)
+    assert array_api.device_cell_pass(ops, xs.asarray(grid.reshape(-1)), 300, 300, grid.sum(1), grid.sum(0)) is None
+
+
+def _exact_conditional_sum(grid, whole, axis):
+    """Σ x log(whole / x) over the non-zero cells, ``whole`` the cell's column (axis 0) or row
+    sum, in 30-digit mpmath."""
+    mpmath = pytest.importorskip("mpmath")
+    rows, cols = np.nonzero(grid)
+    with mpmath.workdps(30):
+        return float(mpmath.fsum(int(grid[i, j]) * mpmath.log(mpmath.mpf(int(whole[j if axis == 0 else i]))
+                                                            / int(grid[i, j])) for i, j in zip(rows, cols)))
+
+
+def test_the_device_cell_pass_keeps_a_near_perfect_table_exact():
+    """Σ x log(b_j / x) of a diagonal of 2^40 with one stray item per row is a sum of tiny
+    terms: the device's pass keeps every digit (against 40-digit mpmath)."""
+    mpmath = pytest.importorskip("mpmath")
+    k = 300
+    grid = np.zeros((k, k), dtype=np.int64)
+    np.fill_diagonal(grid, 1 << 40)
+    grid[np.arange(k), (np.arange(k) + 1) % k] = 1
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    got = array_api.device_cell_pass(array_api._ArrayApiOps(xs), xs.asarray(grid.reshape(-1)), k, k, a, b)
+    with mpmath.workdps(40):
+        big, whole = mpmath.mpf(1 << 40), mpmath.mpf((1 << 40) + 1)
+        exact = k * (big * mpmath.log(whole / big) + mpmath.log(whole))
+    assert got[0] == pytest.approx(float(exact), rel=4e-16) and got[1] == pytest.approx(float(exact), rel=4e-16)
 
 
 def test_the_device_summary_is_the_host_summary():

@@ -44,7 +44,10 @@ import numpy as np
 from .counting import dense_cell_limit
 
 __all__ = ["DeviceLabels", "Counted", "is_foreign_array", "check_labels", "count_on_device", "to_host",
-           "device_summary"]
+           "device_summary", "device_cell_pass"]
+
+# Rows of a grid taken at a time by device_cell_pass: each float temporary stays at 32 MiB.
+_DEVICE_BLOCK_CELLS = 1 << 22
 
 # DLPack's device type of host memory (kDLCPU); every other type is a device's memory
 # (kDLCUDA 2, kDLCUDAHost 3, kDLROCM 10, …), which numpy cannot read in place.
@@ -188,6 +191,9 @@ class _ArrayApiOps:
     def nonzero(self, grid) -> int:
         return int(self.scalar(self.xp.sum(self.int64(grid != 0))))
 
+    def float64(self, x):
+        return self.xp.astype(x, self.xp.float64) if hasattr(self.xp, "astype") else x.astype(self.xp.float64)
+
     def histogram(self, grid, cap: int):
         flat = self.xp.reshape(grid, (-1,))
         if hasattr(self.xp, "bincount"):
@@ -205,6 +211,7 @@ class _TorchOps:
 
     def __init__(self, torch):
         self.torch = torch
+        self.xp = torch  # log, log1p, where: the array API's names and meanings
 
     def kind(self, x) -> str:
         t = self.torch
@@ -269,6 +276,9 @@ class _TorchOps:
     def nonzero(self, grid) -> int:
         return int(self.torch.count_nonzero(grid).item())
 
+    def float64(self, x):
+        return x.to(self.torch.float64)
+
     def histogram(self, grid, cap: int):
         return to_host(self.torch.bincount(grid.reshape(-1), minlength=cap)).astype(np.int64, copy=False)
 
@@ -295,7 +305,9 @@ class Counted:
     """A table counted on a device, now on the host: a dense count ``grid`` (int64),
     or the non-zero cells ``rows``, ``cols``, ``values``; and both sides' labels.
     ``summary``: what :func:`metrics.core.stats.compiled_summary` gives for ``grid``,
-    computed on the device (:func:`device_summary`), or None."""
+    computed on the device (:func:`device_summary`), or None; ``cell_pass``: what
+    :func:`metrics.core.kernels.cell_stats.grid_cell_sums` gives for it, computed on the
+    device (:func:`device_cell_pass`), or None."""
 
     row_labels: np.ndarray
     col_labels: np.ndarray
@@ -304,6 +316,7 @@ class Counted:
     cols: np.ndarray | None = None
     values: np.ndarray | None = None
     summary: tuple | None = None
+    cell_pass: tuple | None = None
 
 
 def _ops_of(x) -> _TorchOps | _ArrayApiOps | None:
@@ -392,6 +405,77 @@ def device_summary(ops, counts, n_r: int, n_c: int):
     return row_sums, row_max, col_sums, col_max, n_cells, hist
 
 
+def device_cell_pass(ops, counts, n_r: int, n_c: int, row_sums: np.ndarray, col_sums: np.ndarray):
+    """What :func:`metrics.core.kernels.cell_stats.grid_cell_sums` gives for the grid of
+    ``counts`` — (Σ x log(b_j/x), Σ x log(a_i/x), per-row Σ x², per-row Σ x² over cells with
+    b_j ≤ a_i, per-column Σ x², per-column Σ x² over cells with b_j > a_i, each row's
+    max_j 2x/(a_i + b_j)) — computed on the device, so that a big table's entropies, BCubed,
+    F and the element-centric similarity make no pass over its cells on the host. ``row_sums``,
+    ``col_sums``: the grid's marginals (from :func:`device_summary`), sent to the device.
+
+    The same formulas as the host's pass (a cell past half its row or column takes
+    log1p((whole − x)/x) with whole − x exact in integers), summed in another order: the
+    values equal the host's to within rounding (a few ulps), and the two conditional-entropy
+    sums are added on the host from per-row partial sums with ``math.fsum``. Empty rows and
+    columns are kept (the caller drops them); their sums are 0. None where the library's
+    floats are not 64-bit (JAX without ``jax_enable_x64``): the host then sums the cells."""
+    import math
+
+    xp = ops.xp
+    grid = ops.grid(counts, n_r, n_c)
+    a_dev = _like(ops, row_sums, grid)
+    b_dev = _like(ops, col_sums, grid)
+    fb = ops.float64(b_dev)
+    if "64" not in str(fb.dtype):
+        return None
+    fb = xp.reshape(fb, (1, n_c))
+    log_b = xp.log(xp.where(fb > 0, fb, fb + 1))
+    ck_rows, kc_rows, row_sq, row_le, best_f = [], [], [], [], []
+    col_sq = col_gt = None
+    step = max(1, _DEVICE_BLOCK_CELLS // max(n_c, 1))
+    for start in range(0, n_r, step):
+        stop = min(start + step, n_r)   # the array API leaves stops past the end unspecified
+        x = grid[start:stop, :]
+        a = xp.reshape(a_dev[start:stop], (-1, 1))
+        fx, fa = ops.float64(x), ops.float64(a)
+        occupied = x > 0
+        safe_x = xp.where(occupied, fx, fx + 1)          # 1 where the cell is empty
+        log_x = xp.log(safe_x)
+        log_a = xp.log(xp.where(fa > 0, fa, fa + 1))
+
+        def x_log_ratio(whole, log_whole, x=x, fx=fx, safe_x=safe_x, log_x=log_x):
+            near = (x + x) > whole                      # past half: log1p of the exact difference
+            return xp.where(near, fx * xp.log1p(ops.float64(whole - x) / safe_x), fx * (log_whole - log_x))
+
+        ck_rows.append(to_host(ops.sums(x_log_ratio(b_dev, log_b), 1)))
+        kc_rows.append(to_host(ops.sums(x_log_ratio(a, log_a), 1)))
+        sq = fx * fx
+        zero = sq - sq
+        larger_b = fb > fa
+        row_sq.append(to_host(ops.sums(sq, 1)))
+        row_le.append(to_host(ops.sums(xp.where(larger_b, zero, sq), 1)))
+        block_col_sq = to_host(ops.sums(sq, 0))
+        block_col_gt = to_host(ops.sums(xp.where(larger_b, sq, zero), 0))
+        col_sq = block_col_sq if col_sq is None else col_sq + block_col_sq
+        col_gt = block_col_gt if col_gt is None else col_gt + block_col_gt
+        both = fa + fb
+        best_f.append(to_host(ops.maxima((fx + fx) / xp.where(both > 0, both, both + 1), 1)))
+    ck, kc = np.concatenate(ck_rows), np.concatenate(kc_rows)
+    return (math.fsum(ck.tolist()), math.fsum(kc.tolist()), np.concatenate(row_sq), np.concatenate(row_le),
+            col_sq, col_gt, np.concatenate(best_f))
+
+
+def _like(ops, values: np.ndarray, device_array):
+    """A host int64 vector as an array of ``device_array``'s library on its device."""
+    if isinstance(ops, _TorchOps):
+        return ops.torch.as_tensor(values, device=device_array.device)
+    xp = ops.xp
+    try:
+        return xp.asarray(values, device=device_array.device)
+    except TypeError:  # a namespace whose asarray takes no device (CuPy: the current device)
+        return xp.asarray(values)
+
+
 def _codes(labels: DeviceLabels, n: int):
     """(codes on the device, labels on the host, number of codes) of one labeling."""
     ops, x, name = labels.ops, labels.array, labels.name
@@ -450,8 +534,9 @@ def count_on_device(t, p) -> Counted:
     counts = ops.bincount(keys, cells) if dense else None
     if counts is not None:
         summary = device_summary(ops, counts, n_r, n_c)
+        cell_pass = None if summary is None else device_cell_pass(ops, counts, n_r, n_c, summary[0], summary[2])
         grid = to_host(counts).astype(np.int64, copy=False).reshape(n_r, n_c)
-        return Counted(row_labels, col_labels, grid=grid, summary=summary)
+        return Counted(row_labels, col_labels, grid=grid, summary=summary, cell_pass=cell_pass)
     values, counts = ops.unique_counts(keys)
     values = to_host(values).astype(np.int64, copy=False)
     counts = to_host(counts).astype(np.int64, copy=False)
