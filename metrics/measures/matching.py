@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from itertools import permutations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -237,19 +237,33 @@ def _dense_matching(dense: np.ndarray):
     return dense[r, c].sum()
 
 
-def matching_components(t: Contingency):
+def matching_components(t: Contingency) -> Components:
     return _component_structure(t.rows, t.cols, t.values, *t.shape)
 
 
-def _component_structure(rows, cols, vals, n_r: int, n_c: int):
-    """Connected components of the class–cluster graph of non-zero cells: each cell's
-    component, which components are stars (one class or one cluster), each
-    component's largest cell, and each component's size min(#classes, #clusters)."""
+class Components(NamedTuple):
+    """The connected components of a table's class–cluster graph (edges: the non-zero cells),
+    as the sparse matching and its cost estimate read them."""
+
+    of_row: np.ndarray   #: each class's component (the compiled path: −1 for a class without cells)
+    star: np.ndarray     #: which components have one class or one cluster (their largest cell is the matching)
+    best: np.ndarray     #: each component's largest cell
+    size: np.ndarray     #: each component's min(#classes, #clusters)
+    cells: np.ndarray    #: each component's number of cells
+
+    def of_cells(self, rows: np.ndarray) -> np.ndarray:
+        """The component of each cell, given the cells' rows: gathered only when a matching runs."""
+        return self.of_row[rows]
+
+
+def _component_structure(rows, cols, vals, n_r: int, n_c: int) -> Components:
+    """Connected components of the class–cluster graph of non-zero cells (:class:`Components`)."""
     kernels = counting.compiled_kernels(rows.size)
     if kernels is not None and rows.size:
-        comp, comp_rows, comp_cols, best = kernels.cell_components(
+        of_row, comp_rows, comp_cols, best, cells = kernels.cell_components(
             rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), vals, n_r, n_c)
-        return comp, np.minimum(comp_rows, comp_cols) == 1, best, np.minimum(comp_rows, comp_cols)
+        size = np.minimum(comp_rows, comp_cols)
+        return Components(of_row, size == 1, best, size, cells)
     graph = sparse.coo_matrix((np.ones(rows.size), (rows, n_r + cols)), shape=(n_r + n_c,) * 2)
     n_comp, component = connected_components(graph, directed=False)
     comp = component[rows]
@@ -257,7 +271,8 @@ def _component_structure(rows, cols, vals, n_r: int, n_c: int):
     comp_cols = np.bincount(component[n_r:], minlength=n_comp)
     best = np.zeros(n_comp, dtype=vals.dtype)
     np.maximum.at(best, comp, vals)
-    return comp, np.minimum(comp_rows, comp_cols) == 1, best, np.minimum(comp_rows, comp_cols)
+    size = np.minimum(comp_rows, comp_cols)
+    return Components(component[:n_r], size == 1, best, size, np.bincount(comp, minlength=n_comp))
 
 
 def sparse_matching_seconds(t, compiled: bool | None = None) -> float:
@@ -277,12 +292,11 @@ def sparse_matching_seconds(t, compiled: bool | None = None) -> float:
 def _matching_work(t) -> float:
     """Σ classes × √cells over the components of ``t`` that leave a choice (each measure's limit
     asks: computed once per table)."""
-    comp, star, _, size = t.memo("matching_components", matching_components)
-    hard = ~star
+    parts = t.memo("matching_components", matching_components)
+    hard = ~parts.star
     if not hard.any():
         return 0.0
-    cells = np.bincount(comp, minlength=star.size)[hard].astype(np.float64)
-    return float(np.sum(size[hard] * np.sqrt(cells)))
+    return float(np.sum(parts.size[hard] * np.sqrt(parts.cells[hard].astype(np.float64))))
 
 
 def matching_out_of_budget(t) -> str | None:
@@ -296,7 +310,8 @@ def matching_out_of_budget(t) -> str | None:
     if seconds <= MATCHING_BUDGET:
         mass = t.memo("matched_mass", matched_mass)  # run within its budget of steps
         return str(mass) if isinstance(mass, MatchingStopped) else None
-    _, star, _, size = t.memo("matching_components", matching_components)
+    parts = t.memo("matching_components", matching_components)
+    star, size = parts.star, parts.size
     faster = ("" if counting.compiled_available() else
               f"; with the compiled solver (pip install partition-lab[fast]) about "
               f"{sparse_matching_seconds(t, compiled=True):.2g} s")
@@ -315,8 +330,10 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None):
     components go to an assignment solver — whose cost grows much faster than
     linearly in their size.
     """
-    comp, star, best, _ = structure or _component_structure(rows, cols, vals, n_r, n_c)
-    total = best[star].sum()
+    parts = structure or _component_structure(rows, cols, vals, n_r, n_c)
+    star = parts.star
+    total = parts.best[star].sum()
+    comp = parts.of_cells(rows)
     rest = np.flatnonzero(~star[comp])
     if rest.size == 0:
         return total

@@ -42,27 +42,53 @@ def test_compiled_sparse_assignment_equals_scipy_s_dense_assignment(n_r, n_c, de
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 60), st.integers(1, 60), st.floats(0.005, 0.2), st.integers(0, 2**32 - 1))
-def test_compiled_components_equal_scipy_s(n_r, n_c, density, seed):
+@given(st.integers(1, 60), st.integers(1, 60), st.floats(0.005, 0.2), st.integers(0, 2**32 - 1),
+       st.booleans(), st.integers(-1, 59))
+def test_compiled_components_equal_scipy_s(n_r, n_c, density, seed, shuffled, full_row):
     """The union–find components: the same partition of the cells, and per component the same
-    classes, clusters and largest cell, as scipy's connected_components."""
+    classes, clusters, largest cell and number of cells, as scipy's connected_components —
+    cells in row-major order (a table's) or shuffled (the row carried from cell to cell must
+    not be trusted across a change of row). ``full_row``: that row holds a cell in every
+    cluster, so that from it on every cluster is in one set and the later classes' cells are
+    skipped but their first (the compiled kernel's second loop), empty classes after it or not."""
     rng = np.random.default_rng(seed)
     dense = sparse_table(rng, n_r, n_c, density, 9)
+    if 0 <= full_row < n_r:
+        dense[full_row] = rng.integers(1, 9, n_c)
     rows, cols = np.nonzero(dense)
     if rows.size == 0:
         return
+    if shuffled:
+        order = rng.permutation(rows.size)
+        rows, cols = rows[order], cols[order]
     fast = matching._component_structure(rows, cols, dense[rows, cols], n_r, n_c)
     counting.FORCE_KERNEL = "numpy"
     try:
         plain = matching._component_structure(rows, cols, dense[rows, cols], n_r, n_c)
     finally:
         counting.FORCE_KERNEL = None
-    to_plain = dict(zip(fast[0].tolist(), plain[0].tolist()))
-    assert len(to_plain) == len(set(plain[0].tolist())) == fast[1].size
-    assert [to_plain[c] for c in fast[0].tolist()] == plain[0].tolist()
-    order = np.array([to_plain[c] for c in range(fast[1].size)])
+    fast_cells, plain_cells = fast.of_cells(rows), plain.of_cells(rows)
+    to_plain = dict(zip(fast_cells.tolist(), plain_cells.tolist()))
+    assert len(to_plain) == len(set(plain_cells.tolist())) == fast.star.size
+    assert [to_plain[c] for c in fast_cells.tolist()] == plain_cells.tolist()
+    order = np.array([to_plain[c] for c in range(fast.star.size)])
     for x, y in zip(fast[1:], plain[1:]):
         np.testing.assert_array_equal(x, y[order])
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 7), (7, 1), (5, 5), (40, 3)])
+def test_components_of_a_connected_table(shape):
+    """A table whose every class and cluster ends in one component stops the union pass early
+    (the compiled path): one component holding every cell, its largest cell found past the
+    cell that connected everything."""
+    n_r, n_c = shape
+    rows = np.repeat(np.arange(n_r), n_c)
+    cols = np.tile(np.arange(n_c), n_r)
+    vals = np.ones(rows.size, dtype=np.int64)
+    vals[-1] = 7   # after the stop: the last cell closes nothing, yet is the largest
+    parts = matching._component_structure(rows, cols, vals, n_r, n_c)
+    assert parts.star.size == 1 and parts.cells.tolist() == [rows.size] and parts.best.tolist() == [7]
+    assert parts.size.tolist() == [min(n_r, n_c)] and set(parts.of_row.tolist()) == {0}
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -105,8 +131,8 @@ def test_a_hundred_thousand_classes_and_clusters_are_matched_exactly():
     vals = np.concatenate([planted, rng.integers(1, 20, int(keep.sum()))])
     t = metrics.Contingency.from_table(sparse.coo_matrix((vals, (rows, cols)), shape=(k, k)).tocsr())
     assert t.n_cells > 9 * 10**5
-    _, star, _, size = t.memo("matching_components", matching.matching_components)
-    assert size[~star].max() > 90_000  # one giant component: no shortcut
+    parts = t.memo("matching_components", matching.matching_components)
+    assert parts.size[~parts.star].max() > 90_000  # one giant component: no shortcut
     assert metrics.MEASURES["classification_error"].why_not(t) is None
     values = metrics.evaluate(t, ["classification_error", "epsilon_n"])
     expected = 1.0 - int(planted.sum()) / t.n
