@@ -19,7 +19,7 @@ from .cells import group_sum, sum_of_group_max
 from .kernels import counting
 
 __all__ = ["TableStats", "CellStats", "compiled_summary", "cell_kernels", "x_log_ratio", "exact_sum_comb2",
-           "comb2_from_histogram", "histogram_pays", "INT64_SAFE_TOTAL"]
+           "comb2_from_histogram", "conditional_sum_from_histogram", "histogram_pays", "INT64_SAFE_TOTAL"]
 
 # Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
 INT64_SAFE_TOTAL = 1 << 31
@@ -137,6 +137,31 @@ def comb2_from_histogram(hist: np.ndarray, n: int) -> int:
         v = np.arange(hist.size, dtype=np.int64)
         return int(np.dot(hist, v * (v - 1) // 2))
     return sum(int(h) * math.comb(int(v), 2) for v, h in zip(np.flatnonzero(hist), hist[hist > 0]))
+
+
+def conditional_sum_from_histogram(hist: np.ndarray, sizes: np.ndarray, tops: np.ndarray) -> float:
+    """Σ x log(w / x) over an integer table's non-zero cells x, w the size of each cell's column
+    (or row) — n·H(C|K) (or n·H(K|C)) — from the cells' histogram ``hist`` and each column's size
+    ``sizes`` and largest cell ``tops``: no pass over the cells.
+
+    A cell past half its column is its largest, so at most one per column: those take
+    x · log1p((w − x) / x) with w − x exact, as :func:`x_log_ratio` does. Over the others
+    (x ≤ w/2) the sum is Σ_j m_j log w_j − Σ_v h_v v log v, m_j the column's mass without its
+    largest cell if that one is past half, h the histogram without those cells (exact integer
+    arithmetic: taking their terms out of a float total would cancel every digit of a near-
+    perfect table's strays). Both sums are non-negative, and each left-out term
+    x (log w − log x) is at least x log 2, so the difference keeps all but log₂ w bits of
+    precision — the bound of the per-cell form, whose log w − log x rounds alike."""
+    near = tops + tops > sizes
+    near_tops = tops[near]
+    remaining = hist - np.bincount(near_tops, minlength=hist.size)
+    values = np.flatnonzero(remaining[1:]) + 1
+    fv = values.astype(np.float64)
+    mass = sizes - np.where(near, tops, 0)
+    far = float(np.dot(mass.astype(np.float64), np.log(sizes.astype(np.float64)))) - float(
+        np.dot(remaining[values].astype(np.float64), fv * np.log(fv)))
+    close = np.sum(x_log_ratio(near_tops, sizes[near])) if near_tops.size else 0.0
+    return max(far, 0.0) + float(close)
 
 
 def histogram_pays(top: float, n_cells: int) -> bool:
@@ -400,7 +425,15 @@ class CellStats(TableStats):
         if self.grid is not None:
             if self.grid.size < _COMPILED_CELLS:
                 return None
-            return kernels.grid_cell_sums(np.ascontiguousarray(self.grid), a, b, logs)
+            grid = np.ascontiguousarray(self.grid)
+            row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top = kernels.grid_square_sums(grid, a, b)
+            hist = self._cell_histogram  # the entropies read it too; a grid's summary pass makes it
+            if hist is not None:
+                by_col = conditional_sum_from_histogram(hist, b, col_top)
+                by_row = conditional_sum_from_histogram(hist, a, row_top)
+            else:
+                by_col, by_row = kernels.grid_log_sums(grid, a, b, row_top, col_top, logs)
+            return by_col, by_row, row_sq, row_le, col_sq, col_gt, best_f
         if self.values.size < _COMPILED_CELLS:
             return None
         return kernels.coo_cell_sums(self.rows, self.cols, self.values, a, b, logs)

@@ -20,6 +20,12 @@ near-perfect table of 10^15 items. A term whose ratio b_j / x is below 2 takes
 log1p((b_j − x) / x), with b_j − x exact in integers; the others take log b_j − log x,
 whose relative error is a few ulps since the difference is at least log 2.
 
+A grid whose cell histogram is kept (every cell below 4096, the summary pass's histogram) takes
+its two conditional sums from that histogram and the rows' and columns' largest cells
+(:func:`metrics.core.stats.conditional_sum_from_histogram`): no logarithm per cell, so its only
+pass over the cells is :func:`grid_square_sums`, whose loops vectorise. Other grids add
+:func:`grid_log_sums`.
+
 Reached through :func:`metrics.core.stats.cell_kernels`, only where numba is installed; the
 numpy counterpart (:func:`metrics.core.stats.x_log_ratio` over the cells) gives the same
 sums up to rounding, and the tests run the two against each other.
@@ -30,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["LOG_TABLE", "log_table", "grid_cell_sums", "coo_cell_sums", "coo_summary"]
+__all__ = ["LOG_TABLE", "log_table", "grid_square_sums", "grid_log_sums", "grid_cell_sums", "coo_cell_sums",
+           "coo_summary"]
 
 # Counts below this take their logarithm from a table: one load instead of a log per cell.
 LOG_TABLE = 1 << 12
@@ -58,75 +65,122 @@ def _x_log_ratio(x, fx, whole, log_whole, log_x):
     return fx * (log_whole - log_x)
 
 
-@njit(cache=True, nogil=True)
-def grid_cell_sums(grid, a, b, logs):
-    """The module's sums over a count grid's cells, row by row.
+# Loops over a grid row that LLVM vectorises: float sums reassociated into vector lanes (every
+# partial sum of whole-number squares below 2^53 is exact, so the order changes nothing there),
+# max reductions without NaN, and division without numba's zero check (no size is 0).
+_VECTOR_MATH = {"reassoc", "nnan", "ninf", "nsz"}
+
+
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH, error_model="numpy")
+def grid_square_sums(grid, a, b):
+    """The sums over a count grid's cells that need no logarithm, row by row.
 
     ``grid``: (R, C) counts, no empty row or column; ``a``, ``b``: its row and column sums
-    (int64); ``logs``: :func:`log_table`. Returns (Σ x log(b_j/x), Σ x log(a_i/x), row_sq,
-    row_le, col_sq, col_gt, best_f): per-row and per-column Σ x² — all of it, and split by
-    which of a_i, b_j is larger (``row_le``: cells with b_j ≤ a_i, ``col_gt``: the others) —
-    and each row's max_j 2x / (a_i + b_j).
+    (int64). Returns (row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top): per-row and
+    per-column Σ x² — all of it, and split by which of a_i, b_j is larger (``row_le``: cells
+    with b_j ≤ a_i, ``col_gt``: the others) —, each row's max_j 2x / (a_i + b_j), and each
+    row's and column's largest cell.
 
-    Why no branch per cell: an empty cell adds 0 to every sum (x = 0, log 0 read as 0), and a
-    cell past half its row (or column) — at most one per row and one per column — is left
-    out of the log-difference sums by a 0/1 factor and added after the row (the columns' after
-    the pass) through log1p. In a random table a branch on either would be mispredicted often.
-    """
+    Why three loops per row instead of one: each of them vectorises on its own (a loop that
+    mixes integer maxima, float sums and a division does not), and the row stays in cache
+    between them. F's maximum is taken over the quotients' bit patterns as integers: for
+    non-negative doubles they order alike, and an integer max reduction vectorises where a
+    float one does not. 2 · fl(x / d) = fl(2x / d) exactly, so F is the per-cell formula's."""
     n_rows, n_cols = grid.shape
-    log_b = np.empty(n_cols)
     fb = np.empty(n_cols)
     for j in range(n_cols):
-        log_b[j] = _log_count(b[j], logs)
         fb[j] = np.float64(b[j])
     row_sq = np.zeros(n_rows)
     row_le = np.zeros(n_rows)
     col_sq = np.zeros(n_cols)
     col_gt = np.zeros(n_cols)
+    row_top = np.zeros(n_rows, dtype=np.int64)
     col_top = np.zeros(n_cols, dtype=np.int64)
     best_f = np.zeros(n_rows)
+    best_bits = best_f.view(np.int64)
+    quotient = np.empty(n_cols)
+    quotient_bits = quotient.view(np.int64)
+    for i in range(n_rows):
+        row = grid[i]
+        fa = np.float64(a[i])
+        top = np.int64(0)
+        for j in range(n_cols):
+            x = np.int64(row[j])
+            top = max(top, x)
+            col_top[j] = max(col_top[j], x)
+        row_top[i] = top
+        r_sq = 0.0
+        r_gt = 0.0
+        for j in range(n_cols):
+            fx = np.float64(row[j])
+            sq = fx * fx
+            gt = sq if fb[j] > fa else 0.0
+            r_sq += sq
+            r_gt += gt
+            col_sq[j] += sq
+            col_gt[j] += gt
+        row_sq[i] = r_sq
+        row_le[i] = r_sq - r_gt
+        for j in range(n_cols):
+            quotient[j] = np.float64(row[j]) / (fa + fb[j])
+        bits = np.int64(0)
+        for j in range(n_cols):
+            bits = max(bits, quotient_bits[j])
+        best_bits[i] = bits
+    for i in range(n_rows):
+        best_f[i] *= 2.0
+    return row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top
+
+
+@njit(cache=True, nogil=True)
+def grid_log_sums(grid, a, b, row_top, col_top, logs):
+    """(Σ x log(b_j/x), Σ x log(a_i/x)) over a count grid's non-zero cells, ``row_top`` and
+    ``col_top`` its rows' and columns' largest cells (:func:`grid_square_sums`): for grids
+    whose cell histogram is not kept (a cell of 4096 or more), where
+    :func:`metrics.core.stats.conditional_sum_from_histogram` cannot serve.
+
+    Why no branch per cell: an empty cell adds 0 to both sums (x = 0, log 0 read as 0), and
+    a cell past half its row (or column) — its largest, so at most one per row and one per
+    column — is left out by a 0/1 factor and added after the pass through log1p. In a random
+    table a branch on either would be mispredicted often."""
+    n_rows, n_cols = grid.shape
+    log_b = np.empty(n_cols)
+    for j in range(n_cols):
+        log_b[j] = _log_count(b[j], logs)
     h_c_k = 0.0
     h_k_c = 0.0
     for i in range(n_rows):
         row = grid[i]
         ai = np.int64(a[i])
-        fa = np.float64(ai)
         la = _log_count(ai, logs)
-        r_sq = 0.0
-        r_le = 0.0
         r_ck = 0.0
         r_kc = 0.0
-        best = 0.0
-        top = np.int64(0)
         for j in range(n_cols):
             x = np.int64(row[j])
             fx = np.float64(x)
-            lx = logs[x] if x < logs.shape[0] else np.log(fx)
-            bj = b[j]
+            lx = _log_count(x, logs)
             twice = x + x
-            r_ck += fx * (log_b[j] - lx) * np.float64(twice <= bj)
+            r_ck += fx * (log_b[j] - lx) * np.float64(twice <= b[j])
             r_kc += fx * (la - lx) * np.float64(twice <= ai)
-            top = max(top, x)
-            col_top[j] = max(col_top[j], x)
-            sq = fx * fx
-            fbj = fb[j]
-            gt = np.float64(fbj > fa)
-            r_sq += sq
-            r_le += sq - sq * gt
-            col_sq[j] += sq
-            col_gt[j] += sq * gt
-            best = max(best, 2.0 * fx / (fa + fbj))
+        top = row_top[i]
         if top + top > ai:
-            r_kc += np.float64(top) * np.log1p(np.float64(ai - top) / np.float64(top))
+            r_kc += _x_log_ratio(top, np.float64(top), ai, la, 0.0)
         h_c_k += r_ck
         h_k_c += r_kc
-        row_sq[i] = r_sq
-        row_le[i] = r_le
-        best_f[i] = best
     for j in range(n_cols):
         top = col_top[j]
         if top + top > b[j]:
-            h_c_k += np.float64(top) * np.log1p(np.float64(b[j] - top) / np.float64(top))
+            h_c_k += _x_log_ratio(top, np.float64(top), b[j], log_b[j], 0.0)
+    return h_c_k, h_k_c
+
+
+@njit(cache=True, nogil=True)
+def grid_cell_sums(grid, a, b, logs):
+    """Every sum of the module over a count grid's cells: (Σ x log(b_j/x), Σ x log(a_i/x),
+    row_sq, row_le, col_sq, col_gt, best_f) — :func:`grid_log_sums` after
+    :func:`grid_square_sums` (see there). ``logs``: :func:`log_table`."""
+    row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top = grid_square_sums(grid, a, b)
+    h_c_k, h_k_c = grid_log_sums(grid, a, b, row_top, col_top, logs)
     return h_c_k, h_k_c, row_sq, row_le, col_sq, col_gt, best_f
 
 

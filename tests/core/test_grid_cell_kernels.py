@@ -1,0 +1,112 @@
+"""The grid's cell sums in parts (issue 26, item 3): the squares, maxima and F of
+:func:`grid_square_sums` (vectorised loops) exactly as the per-cell formulas give them; the
+conditional-entropy sums from the cell histogram (:func:`conditional_sum_from_histogram`, no pass
+over the cells) and from :func:`grid_log_sums` against the per-cell terms and mpmath."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from metrics.core.stats import conditional_sum_from_histogram, x_log_ratio
+
+pytest.importorskip("numba")
+from metrics.core.kernels import cell_stats  # noqa: E402
+
+
+def _full(grid):
+    """Drop empty rows and columns (a table keeps none)."""
+    grid = grid[grid.sum(axis=1) > 0]
+    return np.ascontiguousarray(grid[:, grid.sum(axis=0) > 0], dtype=np.int64)
+
+
+grids = hnp.arrays(np.int64, st.tuples(st.integers(1, 12), st.integers(1, 40)),
+                   elements=st.one_of(st.integers(0, 3), st.integers(0, 5000), st.just(0))).map(_full).filter(
+    lambda g: g.size > 0)
+
+
+def _per_cell(grid):
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    return (float(np.sum(x_log_ratio(grid, b[None, :]))), float(np.sum(x_log_ratio(grid, a[:, None]))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(grids)
+def test_square_sums_maxima_and_f_are_the_per_cell_formulas(grid):
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top = cell_stats.grid_square_sums(grid, a, b)
+    sq = grid.astype(np.float64) ** 2
+    larger_b = b[None, :] > a[:, None]
+    np.testing.assert_array_equal(row_sq, sq.sum(axis=1))
+    np.testing.assert_array_equal(col_sq, sq.sum(axis=0))
+    np.testing.assert_array_equal(row_le, np.where(larger_b, 0.0, sq).sum(axis=1))
+    np.testing.assert_array_equal(col_gt, np.where(larger_b, sq, 0.0).sum(axis=0))
+    np.testing.assert_array_equal(row_top, grid.max(axis=1))
+    np.testing.assert_array_equal(col_top, grid.max(axis=0))
+    # F to the last bit: the max of fl(2x / (a_i + b_j)) per row, as the numpy walk computes it.
+    np.testing.assert_array_equal(best_f, (2.0 * grid / (a[:, None] + b[None, :]).astype(np.float64)).max(axis=1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(grids)
+def test_conditional_sums_from_histogram_and_from_the_log_pass(grid):
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    by_col, by_row = _per_cell(grid)
+    hist = np.bincount(grid.reshape(-1))
+    from_hist = (conditional_sum_from_histogram(hist, b, grid.max(axis=0)),
+                 conditional_sum_from_histogram(hist, a, grid.max(axis=1)))
+    logs = cell_stats.log_table()
+    from_pass = cell_stats.grid_log_sums(grid, a, b, grid.max(axis=1), grid.max(axis=0), logs)
+    for got in (from_hist, from_pass):
+        assert got[0] == pytest.approx(by_col, rel=1e-13, abs=1e-12)
+        assert got[1] == pytest.approx(by_row, rel=1e-13, abs=1e-12)
+
+
+def _exact(grid):
+    g = [[mpmath.mpf(int(x)) for x in row] for row in grid]
+    a = [sum(r) for r in g]
+    b = [sum(c) for c in zip(*g)]
+    by_col = sum(x * mpmath.log(b[j] / x) for r in g for j, x in enumerate(r) if x > 0)
+    by_row = sum(x * mpmath.log(a[i] / x) for i, r in enumerate(g) for x in r if x > 0)
+    return float(by_col), float(by_row)
+
+
+@pytest.mark.parametrize("case", ["near-perfect with strays", "half the mass in one cell", "all cells alike"])
+def test_histogram_sums_keep_their_precision(case):
+    """Against mpmath: a near-perfect table (the strays' few terms beside diagonal cells that hold
+    nearly everything — taking the diagonal's terms out of a float total would leave no correct
+    digit), cells just past half their row and column, and a table of equal cells."""
+    rng = np.random.default_rng(3)
+    if case == "near-perfect with strays":
+        grid = np.zeros((60, 60), dtype=np.int64)
+        grid[np.arange(60), np.arange(60)] = 4000
+        grid[rng.integers(0, 60, 15), rng.integers(0, 60, 15)] += 3
+    elif case == "half the mass in one cell":
+        grid = rng.integers(0, 4, (50, 50))
+        grid[np.arange(50), np.arange(50)] = grid.sum(axis=1) + 1
+    else:
+        grid = np.full((40, 70), 7, dtype=np.int64)
+    grid = _full(grid)
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    hist = np.bincount(grid.reshape(-1))
+    exact = _exact(grid)
+    got = (conditional_sum_from_histogram(hist, b, grid.max(axis=0)),
+           conditional_sum_from_histogram(hist, a, grid.max(axis=1)))
+    for value, truth in zip(got, exact):
+        assert value == pytest.approx(truth, rel=1e-13, abs=0)
+
+
+def test_composed_grid_cell_sums_equal_the_parts():
+    rng = np.random.default_rng(1)
+    grid = _full(rng.integers(0, 9000, (70, 90)))
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    whole = cell_stats.grid_cell_sums(grid, a, b, cell_stats.log_table())
+    squares = cell_stats.grid_square_sums(grid, a, b)
+    logs = cell_stats.grid_log_sums(grid, a, b, squares[5], squares[6], cell_stats.log_table())
+    assert whole[:2] == logs
+    for got, part in zip(whole[2:], squares[:5]):
+        np.testing.assert_array_equal(got, part)
