@@ -436,7 +436,13 @@ class CellStats(TableStats):
             return by_col, by_row, row_sq, row_le, col_sq, col_gt, best_f
         if self.values.size < _COMPILED_CELLS:
             return None
-        return kernels.coo_cell_sums(self.rows, self.cols, self.values, a, b, logs)
+        summary = self._coo_summary  # integer cells: each row's and column's largest among them
+        hist = self._cell_histogram if summary is not None else None
+        if hist is None:
+            return kernels.coo_cell_sums(self.rows, self.cols, self.values, a, b, logs)
+        squares = kernels.coo_square_sums(self.rows, self.cols, self.values, a, b)
+        return (conditional_sum_from_histogram(hist, b, summary[3]),
+                conditional_sum_from_histogram(hist, a, summary[1]), *squares)
 
     @cached_property
     def compiled_cell_stats(self) -> tuple[float, float, float, np.ndarray] | None:

@@ -110,3 +110,49 @@ def test_composed_grid_cell_sums_equal_the_parts():
     assert whole[:2] == logs
     for got, part in zip(whole[2:], squares[:5]):
         np.testing.assert_array_equal(got, part)
+
+
+@settings(max_examples=150, deadline=None)
+@given(grids, st.booleans(), st.randoms(use_true_random=False))
+def test_coordinate_kernels_give_the_grid_sums_in_any_cell_order(grid, fractional, random):
+    """coo_square_sums and coo_log_sums over a grid's non-zero cells, shuffled, and over masses:
+    the grid kernels' sums (the squares to rounding only where cells are masses)."""
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    rows, cols = np.nonzero(grid)
+    order = list(range(rows.size))
+    random.shuffle(order)
+    rows, cols = rows[order].astype(np.int64), cols[order].astype(np.int64)
+    vals = grid[rows, cols]
+    logs = cell_stats.log_table()
+    if fractional:
+        vals, a, b, logs = vals / 8.0, a / 8.0, b / 8.0, np.empty(0)  # exact scaling: same sums / 8 (/64)
+    squares = cell_stats.coo_square_sums(rows, cols, vals, a, b)
+    expected = cell_stats.grid_square_sums(grid, grid.sum(axis=1), grid.sum(axis=0))[:5]
+    scale = (64.0, 64.0, 64.0, 64.0, 1.0) if fractional else (1.0,) * 5
+    for got, want, s in zip(squares, expected, scale):
+        np.testing.assert_allclose(got * s, want, rtol=1e-15, atol=0)
+    by_col, by_row = _per_cell(grid)
+    got = cell_stats.coo_log_sums(rows, cols, vals, a, b, logs)
+    per_item = 8.0 if fractional else 1.0
+    assert got[0] * per_item == pytest.approx(by_col, rel=1e-13, abs=1e-12)
+    assert got[1] * per_item == pytest.approx(by_row, rel=1e-13, abs=1e-12)
+    whole = cell_stats.coo_cell_sums(rows, cols, vals, a, b, logs)
+    assert whole[:2] == got
+
+
+def test_histogram_sums_beat_a_running_sum_over_a_million_cells():
+    """The histogram form of n·H(C|K) over 10^6 random cells against math.fsum of the per-cell
+    terms: a few ulps, where one running sum over the cells drifts by ~10^-12."""
+    import math
+
+    rng = np.random.default_rng(26)
+    rows, cols = rng.integers(0, 10**5, 10**6), rng.integers(0, 10**5, 10**6)
+    vals = rng.integers(1, 5, 10**6)
+    b = np.bincount(cols, weights=vals, minlength=10**5).astype(np.int64)
+    top = np.zeros(10**5, dtype=np.int64)
+    np.maximum.at(top, cols, vals)
+    keep = b > 0
+    # cells may repeat a (row, column) here: the sum is over the listed cells all the same
+    exact = math.fsum(x_log_ratio(vals, b[cols]).tolist())
+    got = conditional_sum_from_histogram(np.bincount(vals), b[keep], top[keep])
+    assert got == pytest.approx(exact, rel=1e-14, abs=0)

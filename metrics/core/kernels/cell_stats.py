@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["LOG_TABLE", "log_table", "grid_square_sums", "grid_log_sums", "grid_cell_sums", "coo_cell_sums",
-           "coo_summary"]
+__all__ = ["LOG_TABLE", "log_table", "grid_square_sums", "grid_log_sums", "grid_cell_sums", "coo_square_sums",
+           "coo_log_sums", "coo_cell_sums", "coo_summary"]
 
 # Counts below this take their logarithm from a table: one load instead of a log per cell.
 LOG_TABLE = 1 << 12
@@ -184,25 +184,55 @@ def grid_cell_sums(grid, a, b, logs):
     return h_c_k, h_k_c, row_sq, row_le, col_sq, col_gt, best_f
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def coo_square_sums(rows, cols, vals, a, b):
+    """:func:`grid_square_sums`' first five sums over the non-zero cells of a coordinate table
+    (``rows[k]``, ``cols[k]``, ``vals[k]``; counts or masses, ``a`` and ``b`` in the same kind),
+    in any order: (row_sq, row_le, col_sq, col_gt, best_f).
+
+    Why the columns' state is packed (size, Σ x², Σ x² where b_j > a_i: one row of three per
+    column): cells of a big table reach their columns in random order, and each column's three
+    numbers then come in one cache line instead of three misses."""
+    n_rows = a.shape[0]
+    n_cols = b.shape[0]
+    col = np.zeros((n_cols, 3))
+    for j in range(n_cols):
+        col[j, 0] = np.float64(b[j])
+    row_sq = np.zeros(n_rows)
+    row_le = np.zeros(n_rows)
+    best_f = np.zeros(n_rows)
+    for k in range(vals.shape[0]):
+        i = rows[k]
+        j = cols[k]
+        fx = np.float64(vals[k])
+        fa = np.float64(a[i])
+        fbj = col[j, 0]
+        sq = fx * fx
+        gt = sq if fbj > fa else 0.0
+        row_sq[i] += sq
+        row_le[i] += sq - gt
+        col[j, 1] += sq
+        col[j, 2] += gt
+        best_f[i] = max(best_f[i], 2.0 * fx / (fa + fbj))
+    return row_sq, row_le, col[:, 1].copy(), col[:, 2].copy(), best_f
+
+
 @njit(cache=True, nogil=True)
-def coo_cell_sums(rows, cols, vals, a, b, logs):
-    """:func:`grid_cell_sums` over the non-zero cells of a coordinate table (``rows[k]``,
-    ``cols[k]``, ``vals[k]``; counts or masses, ``a`` and ``b`` in the same kind, ``logs``
-    empty for masses), in any order: the same sums in one pass, for tables of up to 10^7 and
-    more cells that no per-measure pass should walk again."""
+def coo_log_sums(rows, cols, vals, a, b, logs):
+    """(Σ x log(b_j/x), Σ x log(a_i/x)) over the non-zero cells of a coordinate table (see
+    :func:`coo_square_sums`; ``logs`` empty for masses), for tables whose cell histogram does
+    not serve (:func:`metrics.core.stats.conditional_sum_from_histogram`): fractional cells,
+    or counts too large to histogram. Each column's size and its logarithm packed side by
+    side, for the reason given there."""
     n_rows = a.shape[0]
     n_cols = b.shape[0]
     log_a = np.empty(n_rows)
     for i in range(n_rows):
         log_a[i] = _log_count(a[i], logs)
-    log_b = np.empty(n_cols)
+    col = np.empty((n_cols, 2))
     for j in range(n_cols):
-        log_b[j] = _log_count(b[j], logs)
-    row_sq = np.zeros(n_rows)
-    row_le = np.zeros(n_rows)
-    col_sq = np.zeros(n_cols)
-    col_gt = np.zeros(n_cols)
-    best_f = np.zeros(n_rows)
+        col[j, 0] = np.float64(b[j])
+        col[j, 1] = _log_count(b[j], logs)
     h_c_k = 0.0
     h_k_c = 0.0
     for k in range(vals.shape[0]):
@@ -210,20 +240,19 @@ def coo_cell_sums(rows, cols, vals, a, b, logs):
         j = cols[k]
         x = vals[k]
         fx = np.float64(x)
-        ai = a[i]
-        bj = b[j]
-        fa = np.float64(ai)
-        fbj = np.float64(bj)
         lx = _log_count(x, logs)
-        h_c_k += _x_log_ratio(x, fx, bj, log_b[j], lx)
-        h_k_c += _x_log_ratio(x, fx, ai, log_a[i], lx)
-        sq = fx * fx
-        gt = np.float64(fbj > fa)
-        row_sq[i] += sq
-        row_le[i] += sq - sq * gt
-        col_sq[j] += sq
-        col_gt[j] += sq * gt
-        best_f[i] = max(best_f[i], 2.0 * fx / (fa + fbj))
+        h_c_k += _x_log_ratio(x, fx, b[j], col[j, 1], lx)
+        h_k_c += _x_log_ratio(x, fx, a[i], log_a[i], lx)
+    return h_c_k, h_k_c
+
+
+@njit(cache=True, nogil=True)
+def coo_cell_sums(rows, cols, vals, a, b, logs):
+    """:func:`grid_cell_sums` over the non-zero cells of a coordinate table: (Σ x log(b_j/x),
+    Σ x log(a_i/x), row_sq, row_le, col_sq, col_gt, best_f), :func:`coo_log_sums` and
+    :func:`coo_square_sums` (see there)."""
+    h_c_k, h_k_c = coo_log_sums(rows, cols, vals, a, b, logs)
+    row_sq, row_le, col_sq, col_gt, best_f = coo_square_sums(rows, cols, vals, a, b)
     return h_c_k, h_k_c, row_sq, row_le, col_sq, col_gt, best_f
 
 
