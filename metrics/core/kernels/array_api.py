@@ -11,8 +11,10 @@ the array's own device through its own library; what comes back to the host is t
 table (the counts of its possible cells, or of its non-zero cells when there are more
 possible cells than items), the distinct labels, and a few scalars. A big dense table
 also gets its marginals, maxima, non-zero cells and histogram of counts on the device
-(:func:`device_summary`): integers, equal to what the host computes from the same
-cells, so the host makes no pass over its cells for the entropies and pair counts. The
+(:func:`device_summary`: integers, equal to what the host computes from the same cells)
+and its per-cell sums (:func:`device_cell_pass`: the conditional entropies, BCubed's and
+F's sums, equal to the host's to within rounding), so the host makes no pass over its
+cells for any measure but the assignment ones. The
 table then becomes an ordinary :class:`~metrics.Contingency` of int64 counts, so every
 measure applies exactly as for numpy input (exact pair counts at any n).
 
