@@ -18,8 +18,9 @@ from .arith import is_batch, where
 from .cells import group_sum, sum_of_group_max
 from .kernels import counting
 
-__all__ = ["TableStats", "CellStats", "compiled_summary", "cell_kernels", "x_log_ratio", "exact_sum_comb2",
-           "comb2_from_histogram", "conditional_sum_from_histogram", "histogram_pays", "INT64_SAFE_TOTAL"]
+__all__ = ["TableStats", "CellStats", "compiled_summary", "cell_kernels", "x_log_ratio", "x_log_ratio_sum",
+           "exact_sum_comb2", "comb2_from_histogram", "conditional_sum_from_histogram", "histogram_pays",
+           "INT64_SAFE_TOTAL"]
 
 # Below this total, every pair sum fits int64 (C(n, 2) < 2**62); above, Python ints.
 INT64_SAFE_TOTAL = 1 << 31
@@ -281,18 +282,13 @@ class CellStats(TableStats):
         n, k = self.n, self._mass_exponent
         if n <= 0:
             return 0.0, 0.0, 0.0
-        if k:
-            n = self._scaled_n()
-            return (float(np.sum(x_log_ratio(np.ldexp(self.row_sums, k), n))),
-                    float(np.sum(x_log_ratio(np.ldexp(self.col_sums, k), n))),
-                    float(np.sum(x_log_ratio(np.ldexp(self.values, k), n))))
-        hist = self._cell_histogram
+        hist = None if k else self._cell_histogram
         if hist is not None:
             counts = np.flatnonzero(hist)
             cells = float(np.dot(hist[counts], x_log_ratio(counts, n)))
         else:
-            cells = float(np.sum(x_log_ratio(self.values, n)))
-        return float(np.sum(x_log_ratio(self.row_sums, n))), float(np.sum(x_log_ratio(self.col_sums, n))), cells
+            cells = x_log_ratio_sum(self.values, n, k)
+        return x_log_ratio_sum(self.row_sums, n, k), x_log_ratio_sum(self.col_sums, n, k), cells
 
     @cached_property
     def _cell_histogram(self) -> np.ndarray | None:
@@ -474,14 +470,9 @@ class CellStats(TableStats):
         if self.n_cells == 0:
             return 0.0, 0.0
         k = self._mass_exponent
-        if k:
-            x = np.ldexp(self.values, k)
-            return (float(np.sum(x_log_ratio(x, np.ldexp(self.col_sums[self.cols], k)))),
-                    float(np.sum(x_log_ratio(x, np.ldexp(self.row_sums[self.rows], k)))))
-        if self.grid is None or self.grid.size < _COMPILED_CELLS:
+        if k or self.grid is None or self.grid.size < _COMPILED_CELLS:
             x = self.values
-            return (float(np.sum(x_log_ratio(x, self.col_sums[self.cols]))),
-                    float(np.sum(x_log_ratio(x, self.row_sums[self.rows]))))
+            return (x_log_ratio_sum(x, self.col_sums[self.cols], k), x_log_ratio_sum(x, self.row_sums[self.rows], k))
         # A big grid without the compiled pass: blocks of rows in their integer counts (exact
         # differences), log n_ij from a table of the counts where the histogram has them.
         hist = self._cell_histogram
@@ -561,6 +552,15 @@ def _log_table(kernels) -> np.ndarray:
 
 
 _LOGS: np.ndarray | None = None
+
+
+def x_log_ratio_sum(x: np.ndarray, whole, exponent: int = 0) -> float:
+    """Σ :func:`x_log_ratio` (x, whole), both taken at the scale 2^``exponent`` first
+    (:attr:`CellStats._mass_exponent`: exact, and 0 — no scaling, integers kept — but for
+    fractional tables of extreme total mass)."""
+    if exponent:
+        x, whole = np.ldexp(x, exponent), np.ldexp(whole, exponent)
+    return float(np.sum(x_log_ratio(x, whole)))
 
 
 def x_log_ratio(x: np.ndarray, whole: np.ndarray | float, log_x: np.ndarray | None = None) -> np.ndarray:

@@ -41,7 +41,8 @@ def test_a_sorted_matrix_is_not_sorted_again(monkeypatch):
     """coo_matrix(coo) forgets scipy's canonical flag; cells already in row-major order are read
     as they are (the lexsort cost 185 times reading the cells of a 10^6-cell table)."""
     rng = np.random.default_rng(0)
-    coo = sparse.random(300, 400, density=0.05, format="coo", random_state=rng, data_rvs=lambda k: rng.integers(1, 9, k))
+    coo = sparse.random(300, 400, density=0.05, format="coo", random_state=rng,
+                        data_rvs=lambda k: rng.integers(1, 9, k))
     coo.sum_duplicates()
     expected = Contingency.from_table(coo.toarray())
 

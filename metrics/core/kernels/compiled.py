@@ -103,6 +103,22 @@ def grid_summary(grid, cap):
 
 
 # --------------------------------------------------------------------------- assignment
+@njit(cache=True, nogil=True, inline="always")
+def _flip_path(pred, row_of, col_of, end, source):
+    """Augment along the shortest path found: from the free column ``end`` back through each
+    column's predecessor row to the free row ``source``, every row takes the column the path
+    reached it by (both assignment kernels end each search with it)."""
+    j = end
+    while True:
+        i = pred[j]
+        row_of[j] = i
+        nxt = col_of[i]
+        col_of[i] = j
+        j = nxt
+        if i == source:
+            break
+
+
 @njit(cache=True, nogil=True)
 def max_weight_assignment(w):
     """Largest total weight of a one-to-one matching of the rows and columns of the
@@ -266,14 +282,7 @@ def max_weight_assignment(w):
         for k in range(low):
             j = cols[k]
             v[j] += d[j] - dmin
-        while True:
-            i = pred[end]
-            row_of[end] = i
-            nxt = col_of[i]
-            col_of[i] = end
-            end = nxt
-            if i == free:
-                break
+        _flip_path(pred, row_of, col_of, end, free)
     total = np.int64(0)
     for i in range(n):
         total += np.int64(w[i, col_of[i]])
@@ -424,15 +433,7 @@ def sparse_max_weight_matching(indptr, indices, weights, n_cols, max_steps):
         for q in range(n_touched):
             state[touched[q]] = 0
         # Flip the path from the free column found back to the source.
-        j = end
-        while True:
-            i = pred[j]
-            row_of[j] = i
-            nxt = col_of[i]
-            col_of[i] = j
-            j = nxt
-            if i == source:
-                break
+        _flip_path(pred, row_of, col_of, end, source)
     total = zero
     for i in range(n_rows):
         if col_of[i] < n_cols:
