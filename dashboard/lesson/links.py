@@ -4,8 +4,10 @@ A link the app makes determines the page it opens (``dashboard.ui.state``: what 
 takes its default), so an explore link names the state its step needs; the state helpers below
 spell out every parameter of the target page at the value the step relies on. The target page
 drops the values that are its defaults from the address bar at once, on arrival
-(``dashboard.ui.state.page_state``), so the browser's history holds one entry for the page and
-Back returns to the step in one press.
+(``dashboard.ui.state.page_state``), so :func:`explore` leaves them out of the link: the address
+the link opens is the address the page keeps, the browser's history holds one entry for the page
+and Back returns to the step in one press. A link to a page's defaults names one of them, the
+page's anchor (:data:`ANCHORS`), which the page keeps in its address bar.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import metrics
 from dashboard.chance import vocabulary as cvocab
 from dashboard.generator import views as gv
 from dashboard.ui.controls import UNITS, Settings
-from dashboard.ui.state import LINK_MARK
+from metrics.papers import gallery
 
 PAGE = "app_pages/learn/lesson.py"
 COMPARE, TABLE_LAB = "app_pages/analyse/compare.py", "app_pages/analyse/table_lab.py"
@@ -96,18 +98,26 @@ DEFAULTS: dict[str, dict[str, str | list[str]]] = {
                 "fz_e1_rep": "20", "fz_e2_max": "200", "fz_e3_n": "200", "fz_e3_steps": "11"},
     CHANCE: {cvocab.TAB_KEY: cvocab.SWEEP_TAB, "ch_seed": str(cvocab.DEFAULT_SEED),
              **{k: str(v) for k, v in cvocab.DEFAULT_SWEEP.items()}, "ch_m": list(cvocab.DEFAULT_SWEEP_KEYS)},
+    GALLERY: {"gal_p": list(gallery.PAPERS), "gal_open": "false"},
 }
+
+# The parameter a link to a page's defaults names (at its default), one per page of DEFAULTS: a
+# keyed option (a bound widget's default would be dropped from the address by Streamlit's browser
+# side), the page's first choice. A link must name something of the page — one that names nothing
+# is a return, which brings back the session's last state — and the only other way, the link mark,
+# is removed on arrival: a second history entry (see ``state._drop_defaults_from_url``).
+ANCHORS: dict[str, str] = {COMPARE: "a", TABLE_LAB: "preset", PROPERTY_CHECKER: "p_m", GENERATOR_LAB: "g_x",
+                           FUZZY_LAB: "fz_scheme", CHANCE: "ch_sm", GALLERY: "gal_p"}
 
 
 def explore(page: str, label: str, state: dict, settings: Settings) -> Link:
     """An "explore this" link to ``page`` in ``state``: the values that are the page's defaults left
-    out (:data:`DEFAULTS`), the sidebar's settings carried."""
-    defaults = DEFAULTS.get(page, {})
+    out (:data:`DEFAULTS`), the sidebar's settings carried; a state that is all defaults names the
+    page's anchor (:data:`ANCHORS`)."""
+    defaults = DEFAULTS[page]
     named = {k: v for k, v in state.items() if _text(v) != _text(defaults.get(k))}
     if not named:
-        # Naming nothing, only the mark makes it a link (the page's defaults) rather than a return (the
-        # session's last state); the page removes the mark, which costs the history a second entry.
-        named = {LINK_MARK: "1"}
+        named = {ANCHORS[page]: defaults[ANCHORS[page]]}
     return Link(page, label, {**named, **shared_params(settings)})
 
 

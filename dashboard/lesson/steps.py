@@ -347,8 +347,8 @@ def _matching(settings: Settings) -> View:
                                  compare_state(sols["A"], sols["B"], MATCHING_KEYS), settings),
                          explore(COMPARE, "Explore C against D in Compare",
                                  compare_state(sols["C"], sols["D"], MATCHING_KEYS), settings),
-                         Link(GALLERY, "How the tables were reconstructed: the Paper gallery",
-                              {"gal_p": "rh2007", "gal_open": "false"})))
+                         explore(GALLERY, "How the tables were reconstructed: the Paper gallery",
+                                 {"gal_p": ["rh2007"], "gal_open": "false"}, settings)))
 
 
 # ---------------------------------------------------------------------- 6. Dom's P1–P7

@@ -325,7 +325,12 @@ def _drop_defaults_from_url(decl: PageState) -> None:
     """On arrival by a link: the values the link names at their defaults leave the address bar in
     ONE write. The browser adds a history entry for every change of the URL a run makes outside a
     Back/Forward navigation, and the widgets would otherwise drop them one by one
-    (:func:`url_commit`), each a step that Back has to go through before it leaves the page."""
+    (:func:`url_commit`), each a step that Back has to go through before it leaves the page.
+
+    A link that names nothing of the page but defaults keeps them (:data:`LINK_MARK` aside): they
+    are what makes it a link to the defaults rather than a return, and dropping them would leave
+    an address with no parameter — Streamlit's browser side writes such an address under the page
+    the browser still shows (the link's own page), a second history entry whatever the order."""
     kept: dict[str, str | list[str]] = {}
     dropped = False
     for name in list(st.query_params):
@@ -333,10 +338,14 @@ def _drop_defaults_from_url(decl: PageState) -> None:
         p = decl.param(name)
         if p is not None and _is_default(p, raw):
             dropped = True
-            st.session_state.get(_WRITTEN, {}).pop(name, None)
             continue
         kept[name] = raw if len(raw) > 1 else raw[0]
+    if dropped and not {p.name for p in decl.params} & set(kept):
+        return  # only defaults of this page named: kept as the link wrote them
     if dropped:
+        written = st.session_state.get(_WRITTEN, {})
+        for name in set(st.query_params) - set(kept):
+            written.pop(name, None)
         st.query_params.from_dict(kept)
 
 
@@ -553,8 +562,14 @@ def url_commit(name: str, default=_UNSET) -> None:
         default = p.default if p else None
     value = st.session_state.get(name)
     st.session_state.setdefault(_SHADOW, {})[name] = value
+    text = list(value) if isinstance(value, (list, tuple)) else None if value is None else str(value)
     if value is None or value == default or (isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
                                              and list(value) == list(default)):
+        if text is not None and st.query_params.get_all(name) == (text if isinstance(text, list) else [text]):
+            # A default the address bar already names (a link to the defaults, see
+            # _drop_defaults_from_url) stays: the address says the same, and a write is a history entry.
+            st.session_state.setdefault(_WRITTEN, {})[name] = text
+            return
         set_param(name, None)
     else:
-        set_param(name, list(value) if isinstance(value, (list, tuple)) else str(value))
+        set_param(name, text)

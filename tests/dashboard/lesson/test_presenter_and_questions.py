@@ -26,6 +26,8 @@ from dashboard.ui.presets import load_presets
 from dashboard.ui.safe_text import shown as shown_text
 from metrics.core.formatting import format_number as num
 from tests.dashboard.apptest_utils import chart, no_trouble, open_app
+from tests.dashboard.ui.test_state import differences, snapshot
+from tests.dashboard.ui.test_state import go as follow
 
 LESSON = "app_pages/learn/lesson.py"
 N = len(ls.STEPS)
@@ -220,11 +222,42 @@ def test_explore_links_name_no_default_and_the_defaults_are_the_pages_own():
             assert p is not None, (page, key)
             raw = value if isinstance(value, list) else [value]
             assert state._is_default(p, raw), (page, key, value, p.default)
+        # The anchor, named by a link to the defaults: a keyed option (a bound widget's default would
+        # leave the address in the browser), whose widget keeps a default the address names.
+        anchor = decl.param(ls_links.ANCHORS[page])
+        assert anchor in decl.params and not anchor.bound and anchor.name in defaults, (page, anchor)
+    assert set(ls_links.ANCHORS) == set(ls_links.DEFAULTS)
     for n in range(1, N + 1):
         for link in ls.build_view(n, ls_settings()).explore:
-            defaults = ls_links.DEFAULTS.get(link.page, {})
-            assert not any(ls_links._text(v) == ls_links._text(defaults.get(k)) for k, v in link.params.items()), \
-                (n, link.params)
+            defaults = ls_links.DEFAULTS[link.page]
+            assert state.LINK_MARK not in link.params, (n, link.params)   # removed on arrival: a 2nd entry
+            at_default = {k for k, v in link.params.items() if ls_links._text(v) == ls_links._text(defaults.get(k))}
+            named = set(link.params) & set(defaults)
+            # No default named, unless the link's whole state is the defaults: then the anchor alone.
+            assert not at_default or at_default == named == {ls_links.ANCHORS[link.page]}, (n, link.params)
+
+
+@pytest.mark.parametrize("n", range(1, N + 1))
+def test_every_explore_link_keeps_its_address_and_determines_the_page(n):
+    """Followed from the lesson in the same session — after a visit to the target page that moved its
+    controls — every explore link opens its page with exactly the address the link wrote (no write
+    on arrival: a write would be a second history entry, and Back would need two presses) and in
+    the state the link names, as in a fresh session (``test_lesson`` checks that state in detail)."""
+    for link in ls.build_view(n, ls_settings()).explore:
+        at = open_app(link.page, 240, {})
+        moved = next(p for p in state.DECLARED.values() if link.page.endswith(f"/{p.page}.py")).params
+        for p in moved:                                   # every keyed option with choices away from its default
+            other = next((o for o in p.allowed() or [] if o != p.default and [o] != p.default), None)
+            if other is not None and not p.bound:
+                at.session_state[p.name] = [other] if p.multi else other
+        at.run()
+        at = follow(at, LESSON, {"step": str(n), "reveal": "1"})
+        at = follow(at, link.page, link.params)
+        no_trouble(at)
+        as_written = {k: v if isinstance(v, list) and len(v) > 1 else v[0] if isinstance(v, list) else v
+                      for k, v in link.params.items()}
+        assert dict(at.query_params) == as_written, (n, link.label)
+        assert differences(snapshot(at), snapshot(open_app(link.page, 240, link.params))) == [], (n, link.label)
 
 
 def test_a_link_arriving_with_defaults_leaves_them_out_of_the_address_in_one_write():

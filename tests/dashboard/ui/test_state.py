@@ -213,6 +213,31 @@ def test_a_link_that_names_no_parameter_opens_the_defaults():
     assert differences(snapshot(at), expected) == []
 
 
+def test_a_link_naming_only_defaults_opens_them_and_keeps_its_address():
+    """A link to a page's defaults that names one of them (the lesson's explore links do:
+    ``links.ANCHORS``) is a link, not a return: after a visit that moved the controls the page shows
+    its defaults; and its address stays as the link wrote it — a write would be a second history
+    entry (Back twice to leave the page). Once a control moves, the address follows the widgets."""
+    expected = snapshot(fresh(COMPARE))
+    at = fresh(COMPARE, {"a": "wu_table3_I", "m": ["purity", "vi"]})
+    at.slider(key="noise").set_value(6).run()
+    at = sidebar_to(at, HOME)
+    at = go(at, COMPARE, {"a": "rr_singletons"})
+    no_trouble(at)
+    assert differences(snapshot(at), expected) == []
+    assert dict(at.query_params) == {"a": "rr_singletons"}
+    at.run()                                                            # a rerun on the page keeps it
+    assert dict(at.query_params) == {"a": "rr_singletons"}
+    at.selectbox(key="a").set_value("wu_table3_I").run()
+    assert dict(at.query_params) == {"a": "wu_table3_I"}
+    at.selectbox(key="a").set_value("rr_singletons").run()
+    assert dict(at.query_params) == {}                                  # the default left out again
+    # Beside a value that is not a default, the named defaults still leave the address (one write).
+    at = sidebar_to(at, HOME)
+    at = go(at, COMPARE, {"a": "rr_singletons", "b": "wu_table3_I"})
+    assert dict(at.query_params) == {"b": "wu_table3_I"} and at.selectbox(key="a").value == "rr_singletons"
+
+
 # ---------------------------------------------------------------- the issue's cases
 def scenario(words: str):
     return next(s for s in SCENARIOS if words in s.title)
