@@ -475,18 +475,19 @@ class CellStats(TableStats):
         if k or self.grid is None or self.grid.size < _COMPILED_CELLS:
             x = self.values
             return (x_log_ratio_sum(x, self.col_sums[self.cols], k), x_log_ratio_sum(x, self.row_sums[self.rows], k))
-        # A big grid without the compiled pass: blocks of rows in their integer counts (exact
-        # differences), log n_ij from a table of the counts where the histogram has them.
+        # A big grid without the compiled pass: from the cell histogram where there is one (no
+        # logarithm per cell), else blocks of rows in their integer counts (exact differences).
         hist = self._cell_histogram
-        logs = None if hist is None else np.log(np.maximum(np.arange(hist.size, dtype=np.float64), 1.0))
+        if hist is not None:
+            return (conditional_sum_from_histogram(hist, self.col_sums, self.grid.max(axis=0)),
+                    conditional_sum_from_histogram(hist, self.row_sums, self.grid.max(axis=1)))
         a, b = self.row_sums[:, None], self.col_sums[None, :]
         step = max(1, _BLOCK_CELLS // self.grid.shape[1])
         by_col = by_row = 0.0
         for start in range(0, self.grid.shape[0], step):
             x = self.grid[start:start + step]
-            log_x = None if logs is None else logs[x]
-            by_col += float(np.sum(x_log_ratio(x, b, log_x)))
-            by_row += float(np.sum(x_log_ratio(x, a[start:start + step], log_x)))
+            by_col += float(np.sum(x_log_ratio(x, b)))
+            by_row += float(np.sum(x_log_ratio(x, a[start:start + step])))
         return by_col, by_row
 
     @cached_property
