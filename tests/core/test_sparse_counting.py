@@ -7,7 +7,10 @@ metrics/core/kernels/sparse_counting.py).
 * a table counted that way gives every measure of the same table given as cells (dense array,
   sparse matrix) to the last bit, and its cached marginals are the cells' own sums;
 * strings, tuples and other hashable labels count into the table of their integer codes;
-* a code outside the stated bounds is never silently counted.
+* a code outside the stated bounds is never silently counted;
+* the first pass's hot cells (each class's first cluster, whose later items skip the sort) count
+  the same cells whether they stay on, are dropped after some blocks of items, or never catch an
+  item; codes all in use (their own indices) and cells written over the sort's buffers too.
 """
 
 from __future__ import annotations
@@ -71,6 +74,73 @@ def test_compiled_and_numpy_cells_agree_with_a_counter(n, n_rows, n_cols, seed, 
     np.testing.assert_array_equal(fast[2], vals)
     np.testing.assert_array_equal(fast[3], np.bincount(a, minlength=n_rows))
     np.testing.assert_array_equal(fast[4], np.bincount(b, minlength=n_cols))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 600), st.integers(1, 40), st.integers(1, 1 << 20), st.integers(0, 2**32),
+       st.floats(0.0, 1.0), st.sampled_from([1, 7, 64, 1 << 16]), st.booleans())
+def test_hot_cells_count_the_same_cells(n, n_rows, n_cols, seed, purity, block, switch):
+    """Classes that keep a share ``purity`` of their items in one cluster (the rest anywhere), so the
+    hot cells catch some, most or none of the items; judged every ``block`` items, so they are kept
+    throughout, dropped after the first block, or (``switch``: pure first half, random second)
+    dropped mid-way, with the hot cells filled by then still counted. The same cells as numpy's
+    and a Counter's, in the same order."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, n_rows, n)
+    home = rng.integers(0, n_cols, n_rows)
+    stay = rng.random(n) < purity
+    if switch:
+        stay[n // 2:] = False
+    b = np.where(stay, home[a], rng.integers(0, n_cols, n))
+    counting.HOT_BLOCK, saved = block, counting.HOT_BLOCK
+    try:
+        fast = forced("numba", counting.count_cells, a, b, n_rows, n_cols)
+    finally:
+        counting.HOT_BLOCK = saved
+    plain = forced("numpy", counting.count_cells, a, b, n_rows, n_cols)
+    for x, y in zip(fast, plain):
+        np.testing.assert_array_equal(x, y)
+    for x, y in zip(fast, counter_cells(a, b)):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("block", [1, 1 << 16])
+def test_hot_cells_switch_off_for_random_labels_and_stay_for_pure_ones(block):
+    """The first pass keeps writing every key once the hot cells miss more than they catch
+    (random labels), and writes only the first item of each class whose items stay together."""
+    from metrics.core.kernels import sparse_counting as nb
+
+    rng = np.random.default_rng(11)
+    n, k = 200_000, 1000
+    a = rng.integers(0, k, n)
+    for b, few in ((rng.integers(0, 1 << 20, n), False), ((a * 7919) % (1 << 20), True)):
+        keys = np.empty(n, dtype=np.uint64)
+        sums = np.zeros(k, np.int64), np.zeros(1 << 20, np.int64)
+        hot = np.zeros((k, 2), np.int64)
+        stop, written = nb.keys_and_marginals(a, b, k, 1 << 20, 20, keys, *sums, hot, block)
+        assert stop == n
+        assert (written == k) if few else (written > n - max(block, 2 * k))
+        np.testing.assert_array_equal(sums[0], np.bincount(a, minlength=k))
+
+
+@pytest.mark.parametrize("shape", [(50, 60), (3000, 3000)])
+def test_codes_all_in_use_and_cells_over_the_sort_buffers(shape):
+    """Every code in use (each its own index: no renumbering pass), and random pairs of 2^21 × 2^21
+    possible cells (uint64 keys, nearly a cell per item: the rows and columns are written over the
+    sort's buffers): the same cells as numpy's."""
+    n_rows, n_cols = shape
+    rng = np.random.default_rng(2)
+    n = 20 * max(shape)
+    a, b = rng.integers(0, n_rows, n), rng.integers(0, n_cols, n)
+    assert np.unique(a).size == n_rows and np.unique(b).size == n_cols
+    for x, y in zip(forced("numba", counting.count_cells, a, b, n_rows, n_cols),
+                    forced("numpy", counting.count_cells, a, b, n_rows, n_cols)):
+        np.testing.assert_array_equal(x, y)
+    a, b = rng.integers(0, 1 << 21, n), rng.integers(0, 1 << 21, n)
+    fast = forced("numba", counting.count_cells, a, b, 1 << 21, 1 << 21)
+    assert fast[0].base is not None and fast[1].base is not None  # written over the buffers
+    for x, y in zip(fast, forced("numpy", counting.count_cells, a, b, 1 << 21, 1 << 21)):
+        np.testing.assert_array_equal(x, y)
 
 
 def test_boolean_codes_count():

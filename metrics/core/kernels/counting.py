@@ -38,6 +38,10 @@ _NUMBA_MIN_ITEMS = 1 << 15
 _CHUNK = 1 << 22
 # How many items the numba kernel reads to guess the grid's size.
 _GUESS_PREFIX = 1 << 16
+# Items after which (and every so many after) the sparse count's first pass judges its hot cells,
+# keeping them only while they catch as many items as they miss (random labels' catch none, and
+# each costs a look-up per item). Tests set it small to run both of the pass's loops.
+HOT_BLOCK = 1 << 16
 
 # None: numba where installed, numpy otherwise. Tests and benchmarks set "numpy" or
 # "numba" to run one kernel.
@@ -276,24 +280,46 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int):
     keys = np.empty(n, dtype=key_dtype)
     row_sums = np.zeros(n_rows, dtype=np.int64)
     col_sums = np.zeros(n_cols, dtype=np.int64)
-    stop = nb.keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums)
+    hot = np.zeros((n_rows, 2), dtype=np.int64)  # per class: hot cluster + 1, items it caught
+    stop, written = nb.keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, HOT_BLOCK)
     if stop != n:  # the caller's bounds were wrong: never silently miscount
         raise AssertionError(f"label pair at position {stop} lies outside the {n_rows}×{n_cols} table")
+    # The written keys' own marginals give the radix digits' histograms.
+    caught = np.flatnonzero(hot[:, 1])
+    key_rows = row_sums - hot[:, 1]
+    key_cols = col_sums - np.bincount(hot[caught, 0] - 1, weights=hot[caught, 1], minlength=n_cols).astype(np.int64)
+    keys, spare = _radix_sort(nb, keys[:written], key_rows, key_cols, col_bits, row_bits)
+    m = nb.count_runs(keys)
+    # Every code in use (random labels, compacted ids): the codes are their own indices.
+    row_index = _ranks(row_sums) if np.count_nonzero(row_sums) < n_rows else np.empty(0, np.int64)
+    col_index = _ranks(col_sums) if np.count_nonzero(col_sums) < n_cols else np.empty(0, np.int64)
+    # Where the cells fill most of the items' buffers (random labels: a cell per item), the rows go
+    # to the sort's spare buffer and the columns over the sorted keys themselves (a cell is written
+    # at or before the key it is read from): memory already mapped, where fresh pages would cost
+    # about as much as the pass. A fresh array otherwise, which does not keep a big buffer alive.
+    in_place = keys.dtype.itemsize == 8 and 4 * m >= 3 * n
+    rows = spare.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
+    cols = keys.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
+    vals = np.empty(m, dtype=np.int64)
+    nb.runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals)
+    return rows, cols, vals, row_sums, col_sums
+
+
+def _radix_sort(nb, keys: np.ndarray, key_rows: np.ndarray, key_cols: np.ndarray, col_bits: int, row_bits: int):
+    """``keys`` (packed ``row << col_bits | col``, whose rows and columns have the marginals
+    ``key_rows`` and ``key_cols``) sorted, by an LSD radix sort whose digits lie within the
+    column bits or the row bits, so that each digit's histogram comes from a marginal: (the sorted
+    keys, a spare buffer of the same size that the sort no longer needs)."""
+    n = keys.size
     other = np.empty_like(keys)
-    for sizes, base, bits in ((col_sums, 0, col_bits), (row_sums, col_bits, row_bits)):
+    for sizes, base, bits in ((key_cols, 0, col_bits), (key_rows, col_bits, row_bits)):
         for shift, width in _digits(bits, nb.DIGIT_BITS):
             hist = nb.digit_histogram(sizes, shift, width)
             if hist.max() == n:  # every key has the same digit: nothing moves
                 continue
             nb.scatter_digit(keys, other, hist, base + shift, width)
             keys, other = other, keys
-    del other
-    m = nb.count_runs(keys)
-    rows = np.empty(m, dtype=np.int64)
-    cols = np.empty(m, dtype=np.int64)
-    vals = np.empty(m, dtype=np.int64)
-    nb.runs_to_cells(keys, col_bits, _ranks(row_sums), _ranks(col_sums), rows, cols, vals)
-    return rows, cols, vals, row_sums, col_sums
+    return keys, other
 
 
 def _digits(total_bits: int, max_bits: int) -> list[tuple[int, int]]:

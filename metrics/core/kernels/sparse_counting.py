@@ -9,16 +9,25 @@ the dense table and ``Contingency.from_table`` keeps — so that a table counted
 the same table given as cells sum their cells in the same order and give every measure to the
 last bit.
 
-How: an LSD radix sort of the packed keys ``row << col_bits | col``, then one run-length pass.
+How: the first pass checks the codes, counts the marginals and gives each class one *hot cell* —
+the cluster of its first item — whose later items are only counted there. The other items'
+packed keys ``row << col_bits | col`` are written out (each hot cell's first item among them),
+LSD radix sorted and run-length encoded, each hot cell's run getting the items it caught. Labels
+whose classes mostly stay in one cluster (entity resolution) then sort a small share of the
+keys; where the hot cells miss more than they catch (random labels), the pass stops looking after
+a block of items, and that case pays for the block only.
+
 The digits split the column bits and the row bits separately, so that every digit's histogram
-comes from a marginal (which the first pass counts anyway) instead of a pass over the items,
-and a digit on which every key agrees is skipped. Digits have at most ``DIGIT_BITS`` bits: few
-enough buckets that every bucket's write front stays in the L1/L2 cache, where a counting sort
-straight by row (10^5 buckets) misses on nearly every write. Keys of at most 32 bits are sorted
-as uint32 (half the memory traffic). Everything is O(n + classes + clusters); nothing is hashed.
+comes from a marginal of the written keys (the first pass's marginals less the hot cells' catch)
+instead of a pass over the items, and a digit on which every key agrees is skipped. Digits have
+at most ``DIGIT_BITS`` bits: few enough buckets that every bucket's write front stays in the
+L1/L2 cache, where a counting sort straight by row (10^5 buckets) misses on nearly every write.
+Keys of at most 32 bits are sorted as uint32 (half the memory traffic). Everything is
+O(n + classes + clusters); nothing is hashed.
 
 Big buffers are allocated by numpy and handed in: numpy asks for transparent huge pages, and the
-first touch of 80 MB of small pages costs about as much as a pass over them.
+first touch of 80 MB of small pages costs about as much as a pass over them — which is also why
+the cells of a table with about a cell per item are written over the sort's own buffers.
 """
 
 from __future__ import annotations
@@ -33,14 +42,66 @@ DIGIT_BITS = 9
 
 
 @njit(cache=True, nogil=True)
-def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums):
+def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, block):
     """The first pass: check every code, count the marginals into ``row_sums`` and ``col_sums``
-    (zeroed int64 arrays of n_rows and n_cols), and write each item's key
-    ``a[i] << col_bits | b[i]`` into ``keys`` (uint32 or uint64).
+    (zeroed int64 arrays of n_rows and n_cols), keep each class's hot cell in ``hot`` (zeroed
+    int64, n_rows × 2: the hot cluster + 1, 0 for none yet, and the items it caught after the
+    first), and write the keys ``a[i] << col_bits | b[i]`` of the other items into ``keys``
+    (uint32 or uint64) — the first item of a hot cell included, so that each hot cell is a cell
+    of the sorted keys, to which :func:`runs_to_cells` adds the items it caught.
 
-    Returns the first position whose code lies outside 0..n_rows − 1 or 0..n_cols − 1 — a
-    negative code turns into a huge unsigned one, so one comparison a side checks both ends —
-    or ``len(a)`` when every code is in range (only then is anything written valid)."""
+    After the first ``block`` items, and every ``block`` items after, the hot cells are left alone
+    for the rest of the pass unless they caught as many items as they missed (items of a class
+    whose hot cell holds another cluster); the hot cells filled until then stay.
+
+    Returns (the first position whose code lies outside 0..n_rows − 1 or 0..n_cols − 1 — a
+    negative code turns into a huge unsigned one, so one comparison a side checks both ends — or
+    ``len(a)`` when every code is in range, the number of keys written); only when every code is in
+    range is anything written valid."""
+    top_a = np.uint64(n_rows)
+    top_b = np.uint64(n_cols)
+    shift = np.uint64(col_bits)
+    n = a.shape[0]
+    written = 0
+    hits = 0
+    misses = 0
+    hot_on = True
+    start = 0
+    while start < n and hot_on:
+        stop = min(n, start + block)
+        for i in range(start, stop):
+            x = np.uint64(a[i])
+            y = np.uint64(b[i])
+            if (x >= top_a) | (y >= top_b):
+                return i, written
+            row_sums[x] += 1
+            col_sums[y] += 1
+            h = hot[x, 0]
+            if h == np.int64(y) + 1:
+                hot[x, 1] += 1
+                hits += 1
+                continue
+            if h == 0:
+                hot[x, 0] = np.int64(y) + 1
+            else:
+                misses += 1
+            keys[written] = (x << shift) | y
+            written += 1
+        hot_on = hits >= misses
+        start = stop
+    # The rest of the items, the hot cells left alone: every key written.
+    if start < n:
+        stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], row_sums, col_sums)
+        written += stop
+        if start + stop < n:
+            return start + stop, written
+    return n, written
+
+
+@njit(cache=True, nogil=True)
+def _all_keys(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums):
+    """:func:`keys_and_marginals` without hot cells: every item's key written at its own position.
+    Returns the first position whose code is out of range, or ``len(a)``."""
     top_a = np.uint64(n_rows)
     top_b = np.uint64(n_cols)
     shift = np.uint64(col_bits)
@@ -100,21 +161,37 @@ def count_runs(keys):
 
 
 @njit(cache=True, nogil=True)
-def runs_to_cells(keys, col_bits, row_index, col_index, rows, cols, vals):
+def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals):
     """The cells of the sorted keys: each run of equal keys is one cell, its row and column
     renumbered through ``row_index`` and ``col_index`` (code → index among the non-empty rows,
-    columns) and its length the count."""
+    columns; an empty array: every code is in use, its own index), its count the length of the run
+    plus, for a class's hot cell (``hot``: :func:`keys_and_marginals`'), the items it caught.
+    ``rows`` may be a buffer the keys no longer use, and ``cols`` the memory of ``keys`` itself:
+    cell m is written after key i ≥ m is read, and no key before i is read again."""
     shift = np.uint64(col_bits)
     col_mask = (np.uint64(1) << shift) - np.uint64(1)
+    own_rows = row_index.shape[0] == 0
+    own_cols = col_index.shape[0] == 0
     m = -1
     prev = np.uint64(0)
+    row = np.int64(-1)
+    row_at = np.int64(0)
+    hot_col = np.int64(-1)
+    caught = np.int64(0)
     for i in range(keys.shape[0]):
         k = np.uint64(keys[i])
         if i == 0 or k != prev:
             m += 1
-            rows[m] = row_index[k >> shift]
-            cols[m] = col_index[k & col_mask]
-            vals[m] = 1
+            r = np.int64(k >> shift)
+            c = np.int64(k & col_mask)
+            if r != row:  # a new row: its index and its hot cell, read once
+                row = r
+                row_at = r if own_rows else row_index[r]
+                hot_col = hot[r, 0] - 1
+                caught = hot[r, 1]
+            rows[m] = row_at
+            cols[m] = c if own_cols else col_index[c]
+            vals[m] = 1 + caught if c == hot_col else 1
             prev = k
         else:
             vals[m] += 1
