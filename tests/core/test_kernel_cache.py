@@ -21,7 +21,7 @@ pytest.importorskip("numba", reason="numba (the `fast` extra) is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Runs every compiled kernel of the counting, the grid summary and the matchings once (numba
+# Runs every compiled kernel of the counting, the grid summary, the grid cell sums and the matchings once (numba
 # forced), then prints each kernel's cache hits and misses, and where its cache lives.
 USE_EVERY_KERNEL = textwrap.dedent("""
     import json, sys
@@ -30,7 +30,7 @@ USE_EVERY_KERNEL = textwrap.dedent("""
     import metrics
     from metrics.core.kernels import counting
     counting.FORCE_KERNEL = "numba"
-    from metrics.core.kernels import compiled, sparse_counting
+    from metrics.core.kernels import cell_stats, compiled, sparse_counting
     from metrics.measures import matching
     rng = np.random.default_rng(0)
     metrics.evaluate(metrics.Contingency.from_labels(rng.integers(0, 300, 10**5), rng.integers(0, 300, 10**5)),
@@ -38,7 +38,7 @@ USE_EVERY_KERNEL = textwrap.dedent("""
     t = metrics.Contingency.from_labels(rng.integers(0, 1500, 40000), rng.integers(0, 1500, 40000))
     metrics.evaluate(t, ["classification_error", "nca"])
     out = {{}}
-    for module in (compiled, sparse_counting):
+    for module in (compiled, sparse_counting, cell_stats):
         for name in dir(module):
             kernel = getattr(module, name)
             if hasattr(kernel, "stats") and kernel.signatures:
@@ -62,7 +62,7 @@ def test_a_fresh_process_loads_every_kernel_from_the_disk_cache(tmp_path):
     second = run(USE_EVERY_KERNEL.format(prelude=""), env)
     # The kernels of the counting, the grid summary, both matchings and the components ran.
     for name in ("count_pairs", "keys_and_marginals", "scatter_digit", "runs_to_cells", "grid_summary",
-                 "max_weight_assignment", "sparse_max_weight_matching", "cell_components"):
+                 "max_weight_assignment", "sparse_max_weight_matching", "cell_components", "grid_square_sums"):
         assert any(key.endswith("." + name) for key in second), (name, sorted(second))
     assert any(misses for _, misses, _ in first.values())  # the first process compiled…
     for name, (hits, misses, path) in second.items():      # …the second compiled nothing
