@@ -84,3 +84,50 @@ def app_server(log_path: Path, options: list[str] = (), *, command: list[str] | 
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+# ---------------------------------------------------------------- helpers of the browser tests
+def open_page(browser, url: str, size: dict | None = None, timeout: float = 120_000):
+    """A new tab of ``browser`` at ``url`` (viewport ``size`` if given) once the app's first run is
+    done; returns ``(page, errors)``, ``errors`` collecting the page's uncaught JavaScript errors."""
+    page = browser.new_page()
+    if size is not None:
+        page.set_viewport_size(size)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url, timeout=timeout)
+    page.wait_for_selector(DONE, timeout=timeout)
+    return page, errors
+
+
+def settled(page, timeout: float = 180_000) -> None:
+    """Wait for the end of the rerun an action started (after a pause: it may not have begun yet)."""
+    page.wait_for_timeout(300)
+    page.wait_for_selector(DONE, timeout=timeout)
+
+
+def no_errors(page, errors: list[str] = ()) -> None:
+    """No uncaught JavaScript error, no exception and no error box on the page."""
+    assert not errors, errors
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+
+
+# The font sizes of a Plotly figure ``p`` as laid out (_fullLayout / _fullData: after templates and
+# Streamlit's theme): [[where, size], …], arrays of sizes flattened.
+FIGURE_FONTS_JS = """(p) => {
+  const L = p._fullLayout, sizes = [];
+  const add = (where, f) => { if (f && f.size !== undefined) sizes.push([where, f.size]); };
+  add('font', L.font);
+  add('legend', L.legend && L.legend.font);
+  add('hoverlabel', L.hoverlabel && L.hoverlabel.font);
+  for (const k of Object.keys(L)) {
+    if (/^[xy]axis\\d*$/.test(k) && L[k]) {
+      if (L[k].showticklabels !== false) add(k + '.tick', L[k].tickfont);
+      if (L[k].title && L[k].title.text) add(k + '.title', L[k].title.font);
+    }
+  }
+  (L.annotations || []).forEach((a, i) => add('annotation ' + i, a.font));
+  p._fullData.forEach((d, i) => { if (d.text !== undefined || d.texttemplate) add('trace ' + i, d.textfont); });
+  return sizes.flatMap(([w, s]) => (Array.isArray(s) ? s : [s]).map(v => [w, v]));
+}"""

@@ -8,19 +8,14 @@ the morph chart follows, and a screenshot is saved under the test's tmp dir.
 
 from __future__ import annotations
 
-from tests.e2e.e2e_support import DONE, MARKER_JS
+from tests.e2e.e2e_support import DONE, MARKER_JS, open_page
 
 # The `server` and `browser` fixtures live in tests/e2e/conftest.py (shared by every browser test).
 
 
 def test_deep_link_then_compare_slider_moves_the_morph(server, browser, tmp_path):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
     # A deep link as the server's first request still runs the entry script (navigation, sidebar).
-    page.goto(f"{server}/table_lab?preset=wu_table3_I", timeout=60_000)
-    page.wait_for_selector(DONE, timeout=60_000)
+    page, errors = open_page(browser, f"{server}/table_lab?preset=wu_table3_I")
     nav = page.get_by_test_id("stSidebarNavLink")
     nav.filter(has_text="Compare").wait_for(timeout=30_000)
     # (each link's text starts with its icon's ligature name)

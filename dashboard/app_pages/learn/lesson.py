@@ -119,6 +119,17 @@ def switch_link() -> None:
                       "← → or PageUp/PageDown (a clicker) move between steps.")
 
 
+def story() -> None:
+    """The step's heading and source, its question, and once revealed its narrative (the presenter
+    view puts them beside the chart, the page above it)."""
+    st.header(f"{n}. {step.title}")
+    st.caption(step.source)
+    if view.question is not None:
+        ask(view.question)
+    if revealed:
+        st.markdown(view.narrative)
+
+
 if present:
     st.set_page_config(initial_sidebar_state="collapsed")
     st.html(presenter.PRESENTER_CSS)
@@ -130,12 +141,7 @@ if present:
             switch_link()
         left, right = st.columns([2, 3], gap="medium")
         with left, st.container(key="lesson_story"):
-            st.header(f"{n}. {step.title}")
-            st.caption(step.source)
-            if view.question is not None:
-                ask(view.question)
-            if revealed:
-                st.markdown(view.narrative)
+            story()
         with right:
             if revealed:
                 chart(presenter.presenter_figure(view.figure))
@@ -145,12 +151,8 @@ else:
     st.title("Lesson: why clustering measures disagree")
     navigation()
     switch_link()
-    st.header(f"{n}. {step.title}")
-    st.caption(step.source)
-    if view.question is not None:
-        ask(view.question)
+    story()
     if revealed:
-        st.markdown(view.narrative)
         chart(view.figure)
         after_chart()
     st.divider()

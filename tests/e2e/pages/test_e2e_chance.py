@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.e2e_support import DONE
+from tests.e2e.e2e_support import DONE, no_errors, open_page
 
 # The sweep chart's state as Plotly holds it in the page: each mean line's y values, by panel.
 SWEEP_JS = """() => {
@@ -32,23 +32,12 @@ def _sweep(page):
     return page.evaluate(f"() => JSON.stringify(({SWEEP_JS})())")
 
 
-def _no_errors(page, errors) -> None:
-    assert not errors, errors
-    assert page.locator('[data-testid="stException"]').count() == 0
-    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
-
-
 def test_chance_page_model_switch_redraws_the_sweep_and_the_url_reproduces_it(server, browser, tmp_path):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
-    page.goto(f"{server}/chance", timeout=60_000)
-    page.wait_for_selector(DONE, timeout=120_000)
+    page, errors = open_page(browser, f"{server}/chance")
     page.wait_for_function(f"({SWEEP_JS})() !== null", timeout=120_000)
     before = _sweep(page)
     assert len(json.loads(before)) == 6  # V, NMI, MI, Rand, ARI, AMI
-    _no_errors(page, errors)
+    no_errors(page, errors)
 
     # num1 → perm: a new sampling run, the chart redraws with other means, the URL names the model.
     page.locator('.st-key-ch_sm [role="radio"]', has_text="perm").click()
@@ -57,7 +46,7 @@ def test_chance_page_model_switch_redraws_the_sweep_and_the_url_reproduces_it(se
     page.wait_for_selector(DONE, timeout=120_000)
     page.wait_for_function("() => new URL(location.href).searchParams.get('ch_sm') === 'perm'", timeout=30_000)
     assert page.locator('.st-key-ch_sm [role="radio"][aria-checked="true"]').inner_text().strip() == "perm"
-    _no_errors(page, errors)
+    no_errors(page, errors)
 
     # The seed: a bound number input, written into the URL by the browser. The sweep to wait
     # past is now perm's (seed 0), not the default model's: else the old chart may be read.
@@ -81,7 +70,7 @@ def test_chance_page_model_switch_redraws_the_sweep_and_the_url_reproduces_it(se
     other.wait_for_function(f"({SWEEP_JS})() !== null", timeout=120_000)
     assert _sweep(other) == shown
     assert other.locator('.st-key-ch_sm [role="radio"][aria-checked="true"]').inner_text().strip() == "perm"
-    _no_errors(other, errors)
+    no_errors(other, errors)
     other.close()
 
     # The table tab: every measure of the default preset against its null distribution.
@@ -90,5 +79,5 @@ def test_chance_page_model_switch_redraws_the_sweep_and_the_url_reproduces_it(se
                            timeout=60_000)
     page.wait_for_function(f"(({NULL_JS})() || 0) > 40", timeout=120_000)
     page.wait_for_selector(DONE, timeout=120_000)
-    _no_errors(page, errors)
+    no_errors(page, errors)
     page.close()

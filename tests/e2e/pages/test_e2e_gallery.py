@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.papers import gallery
-from tests.e2e.e2e_support import DONE
+from tests.e2e.e2e_support import DONE, no_errors, open_page
 
 ROWS = '[data-testid="stTable"] tbody tr'
 # The item column (the second cell) of every gallery table row, as rendered.
@@ -28,18 +28,9 @@ def frame():
     return gallery.gallery_frame()
 
 
-def no_errors(page) -> None:
-    assert page.get_by_test_id("stException").count() == 0
-    assert page.get_by_test_id("stAlertContentError").count() == 0
-
-
 def test_gallery_renders_every_row_without_errors(server, browser, frame, tmp_path):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     # The first visit computes the gallery (a few seconds of P1–P7 rates, property checks, experiments).
-    page.goto(f"{server}/gallery", timeout=180_000)
-    page.wait_for_selector(DONE, timeout=180_000)
+    page, errors = open_page(browser, f"{server}/gallery", timeout=180_000)
     page.wait_for_function(f"() => document.querySelectorAll('{ROWS}').length === {len(frame)}", timeout=180_000)
     page.wait_for_selector(DONE, timeout=60_000)
 
@@ -70,5 +61,4 @@ def test_gallery_renders_every_row_without_errors(server, browser, frame, tmp_pa
     page.wait_for_function("() => new URL(location.href).searchParams.getAll('m').includes('nvik')",
                            timeout=30_000)
     page.get_by_text("prefer", exact=False).first.wait_for(timeout=60_000)
-    no_errors(page)
-    assert not errors, errors
+    no_errors(page, errors)

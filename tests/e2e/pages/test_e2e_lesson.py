@@ -12,7 +12,7 @@ error element and no page error along the way; a screenshot per step under the t
 from __future__ import annotations
 
 from dashboard.lesson import steps as ls
-from tests.e2e.e2e_support import DONE
+from tests.e2e.e2e_support import DONE, FIGURE_FONTS_JS, no_errors, open_page
 
 # A step's chart (the element keyed lesson_chart_<step key>) as the browser holds it: its traces'
 # types, how many trace groups Plotly drew, and every font size of the laid-out figure
@@ -20,39 +20,19 @@ from tests.e2e.e2e_support import DONE
 CHART_JS = """(key) => {
   const plots = [...document.querySelectorAll(`.st-key-lesson_chart_${key} .js-plotly-plot`)];
   if (plots.length !== 1 || !plots[0]._fullData || !plots[0]._fullLayout) return null;
-  const p = plots[0], L = p._fullLayout, sizes = [];
-  const add = (where, f) => { if (f && f.size !== undefined) sizes.push([where, f.size]); };
-  add('font', L.font);
-  add('legend', L.legend && L.legend.font);
-  add('hoverlabel', L.hoverlabel && L.hoverlabel.font);
-  for (const k of Object.keys(L)) {
-    if (/^[xy]axis\\d*$/.test(k) && L[k]) {
-      if (L[k].showticklabels !== false) add(k + '.tick', L[k].tickfont);
-      if (L[k].title && L[k].title.text) add(k + '.title', L[k].title.font);
-    }
-  }
-  (L.annotations || []).forEach((a, i) => add('annotation ' + i, a.font));
-  p._fullData.forEach((d, i) => { if (d.text !== undefined || d.texttemplate) add('trace ' + i, d.textfont); });
+  const p = plots[0];
   return {types: p._fullData.map(d => d.type),
           drawn: p.querySelectorAll('g.trace, g.hm, .heatmaplayer image').length,
-          sizes: sizes.flatMap(([w, s]) => (Array.isArray(s) ? s : [s]).map(v => [w, v]))};
-}"""
+          sizes: (FONTS)(p)};
+}""".replace("FONTS", FIGURE_FONTS_JS)
 FIRST_TYPE = {"disagree": "bar", "v_singletons": "scatter", "vi_range": "scatter", "uniform": "scatter",
               "matching": "heatmap", "dom": "heatmap", "fuzzy": "scatter",
               "chance": "scatter"}
 
 
-def no_errors(page) -> None:
-    assert page.get_by_test_id("stException").count() == 0
-    assert page.get_by_test_id("stAlertContentError").count() == 0
-
-
 def test_walk_the_lesson_with_next(server, browser, tmp_path):
     assert set(FIRST_TYPE) == {s.key for s in ls.STEPS}
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server}/lesson", timeout=120_000)
+    page, errors = open_page(browser, f"{server}/lesson")
     for n, step in enumerate(ls.STEPS, start=1):
         page.wait_for_selector(DONE, timeout=180_000)
         if n > 1:

@@ -11,7 +11,7 @@ import metrics
 from dashboard.playground.moves import decode_moves
 from dashboard.playground.views import DEFAULT_KEYS
 from metrics.papers import playground as pg
-from tests.e2e.e2e_support import DONE
+from tests.e2e.e2e_support import DONE, open_page
 
 SCATTER = '[data-testid="stPlotlyChart"] .js-plotly-plot'
 # The number of clusters (columns) of the contingency heatmap drawn beside the scatter.
@@ -24,11 +24,7 @@ HEAT_COLUMNS_JS = """() => {
 
 
 def test_a_box_selection_moved_to_a_new_cluster_changes_the_measures(server, browser, tmp_path):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server}/playground?pg_scene=noise&pg_n=60", timeout=120_000)
-    page.wait_for_selector(DONE, timeout=120_000)
+    page, errors = open_page(browser, f"{server}/playground?pg_scene=noise&pg_n=60")
     page.wait_for_function(f"() => document.querySelector('{SCATTER}') && "
                            f"document.querySelector('{SCATTER}')._fullData", timeout=60_000)
     page.get_by_text("No items selected").wait_for(timeout=30_000)

@@ -7,57 +7,43 @@ chromium through Playwright; ``server`` and ``browser`` fixtures in ``tests/e2e/
   PageDown go to the next step, ← and PageUp to the one before — through all the steps; step 5's
   four panel titles do not overlap.
 * "Next" at the bottom of a step opens the next step scrolled to its top.
-* Back after an "explore this" link returns to the step in one press; the sidebar's Lesson link
-  returns to the step last seen.
+* Back after an "explore this" link returns to the step in one press — every explore link of every
+  step, read from the steps' own definitions: the link adds exactly one entry to the browser's
+  history, its page keeps the address the link wrote, and one Back shows the step again; the
+  sidebar's Lesson link returns to the step last seen.
 """
 
 from __future__ import annotations
 
+import math
+from pathlib import PurePosixPath
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
 from dashboard.lesson import presenter
 from dashboard.lesson import steps as ls
-from tests.e2e.e2e_support import DONE
+from dashboard.ui.controls import Settings
+from tests.e2e.e2e_support import FIGURE_FONTS_JS, no_errors, open_page, settled
 
 SCREEN = {"width": 1280, "height": 720}
+TALL = {"width": 1400, "height": 1400}
 
 # Every font size of the step's chart as Plotly laid it out, the SVG text the browser drew (its
 # computed size), and where the chart and its plot area sit on the screen.
 CHART_JS = """(key) => {
   const plots = [...document.querySelectorAll(`.st-key-lesson_chart_${key} .js-plotly-plot`)];
   if (plots.length !== 1 || !plots[0]._fullLayout) return null;
-  const p = plots[0], L = p._fullLayout, sizes = [];
-  const add = (where, f) => { if (f && f.size !== undefined) sizes.push([where, f.size]); };
-  add('font', L.font);
-  add('legend', L.legend && L.legend.font);
-  add('hoverlabel', L.hoverlabel && L.hoverlabel.font);
-  for (const k of Object.keys(L)) {
-    if (/^[xy]axis\\d*$/.test(k) && L[k]) {
-      if (L[k].showticklabels !== false) add(k + '.tick', L[k].tickfont);
-      if (L[k].title && L[k].title.text) add(k + '.title', L[k].title.font);
-    }
-  }
-  (L.annotations || []).forEach((a, i) => add('annotation ' + i, a.font));
-  p._fullData.forEach((d, i) => { if (d.text !== undefined || d.texttemplate) add('trace ' + i, d.textfont); });
+  const p = plots[0];
   const drawn = [...p.querySelectorAll('svg text')].filter(t => t.textContent.trim() && t.getBBox().width > 0)
     .map(t => [t.textContent.slice(0, 30), parseFloat(getComputedStyle(t).fontSize)]);
   const box = p.getBoundingClientRect();
-  return {sizes: sizes.flatMap(([w, s]) => (Array.isArray(s) ? s : [s]).map(v => [w, v])), drawn,
-          top: box.top, bottom: box.bottom, left: box.left, right: box.right};
-}"""
+  return {sizes: (FONTS)(p), drawn, top: box.top, bottom: box.bottom, left: box.left, right: box.right};
+}""".replace("FONTS", FIGURE_FONTS_JS)
 SIDEBAR_GONE_JS = """() => { const s = document.querySelector('[data-testid="stSidebar"]');
   if (!s) return true; const b = s.getBoundingClientRect();
   return getComputedStyle(s).display === 'none' || b.width === 0 || b.right <= 0; }"""
 STEP_JS = "() => new URL(location.href).searchParams.get('step')"
-
-
-def new_page(browser, size: dict):
-    page = browser.new_page()
-    page.set_viewport_size(size)
-    return page
-
-
-def settled(page) -> None:
-    page.wait_for_timeout(300)
-    page.wait_for_selector(DONE, timeout=180_000)
 
 
 def at_step(page, n: int) -> None:
@@ -77,16 +63,8 @@ def reveal(page, n: int) -> dict:
     return page.evaluate(CHART_JS, key)
 
 
-def no_errors(page) -> None:
-    assert page.get_by_test_id("stException").count() == 0
-    assert page.get_by_test_id("stAlertContentError").count() == 0
-
-
 def test_presenter_view_fits_a_projector_screen_and_follows_the_keys(server, browser, tmp_path):
-    page = new_page(browser, SCREEN)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server}/lesson?step=1&present=1", timeout=120_000)
+    page, errors = open_page(browser, f"{server}/lesson?step=1&present=1", SCREEN)
     total = len(ls.STEPS)
     for n in range(1, total + 1):
         at_step(page, n)
@@ -128,8 +106,7 @@ def test_presenter_view_fits_a_projector_screen_and_follows_the_keys(server, bro
 
 
 def test_next_at_the_bottom_opens_the_next_step_at_its_top(server, browser):
-    page = new_page(browser, SCREEN)
-    page.goto(f"{server}/lesson?step=1&reveal=1", timeout=120_000)
+    page, _ = open_page(browser, f"{server}/lesson?step=1&reveal=1", SCREEN)
     at_step(page, 1)
     page.wait_for_function(f"(key) => ({CHART_JS})(key) !== null", arg=ls.STEPS[0].key, timeout=120_000)
     bottom_next = page.locator(".st-key-lesson_next_end a").first
@@ -146,8 +123,7 @@ def test_next_at_the_bottom_opens_the_next_step_at_its_top(server, browser):
 
 
 def test_back_after_an_explore_link_and_the_sidebar_return_to_the_step(server, browser):
-    page = new_page(browser, {"width": 1400, "height": 1400})
-    page.goto(f"{server}/lesson?step=4", timeout=120_000)
+    page, _ = open_page(browser, f"{server}/lesson?step=4", TALL)
     at_step(page, 4)
     page.locator(".st-key-lesson_next a").first.click()                        # one entry per step
     at_step(page, 5)
@@ -168,3 +144,29 @@ def test_back_after_an_explore_link_and_the_sidebar_return_to_the_step(server, b
     at_step(page, 4)
     no_errors(page)
     page.close()
+
+
+@pytest.mark.parametrize("n", range(1, len(ls.STEPS) + 1))
+def test_every_explore_link_costs_one_history_entry_and_back_returns_to_its_step(server, browser, n):
+    links = ls.build_view(n, Settings(math.e, 1.0, "nats")).explore   # the step's own links (sidebar defaults)
+    assert links
+    for link in links:
+        page, errors = open_page(browser, f"{server}/lesson?step={n}", TALL)
+        at_step(page, n)
+        reveal(page, n)
+        before = page.evaluate("() => history.length")
+        page.get_by_test_id("stPageLink").filter(has_text=link.label).first.click()
+        path = "/" + PurePosixPath(link.page).stem
+        page.wait_for_function(f"() => location.pathname.endsWith('{path}')", timeout=60_000)
+        settled(page)
+        page.wait_for_timeout(1_000)                # a late address write would come now
+        settled(page)
+        assert page.evaluate("() => history.length") == before + 1, (n, link.label, page.url)
+        wanted = {k: v if isinstance(v, list) else [v] for k, v in link.params.items()}
+        assert parse_qs(urlsplit(page.url).query) == wanted, (n, link.label, page.url)
+        page.go_back()                                                    # ONE press
+        at_step(page, n)
+        assert page.evaluate("() => location.pathname").endswith("/lesson"), (n, link.label)
+        assert page.evaluate("() => history.length") == before + 1
+        no_errors(page, errors)
+        page.close()
