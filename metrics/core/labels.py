@@ -161,6 +161,10 @@ def _infinite_positions(uniques: np.ndarray) -> np.ndarray:
     if uniques.dtype.kind in "fc":
         return np.flatnonzero(np.isinf(uniques))
     if uniques.dtype == object:
+        # Text, bytes, ints and booleans hold no infinity: told apart in C, where the loop below
+        # spends ~0.3 µs a label (10^5 distinct strings a side: 30 ms each).
+        if pd.api.types.infer_dtype(uniques, skipna=True) in ("string", "bytes", "integer", "boolean", "empty"):
+            return np.empty(0, dtype=np.int64)
         return np.array([i for i, u in enumerate(uniques)
                          if isinstance(u, (float, complex, np.floating, np.complexfloating))
                          and u == u and cmath.isinf(u)], dtype=np.int64)

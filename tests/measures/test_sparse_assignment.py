@@ -138,3 +138,21 @@ def test_a_hundred_thousand_classes_and_clusters_are_matched_exactly():
     expected = 1.0 - int(planted.sum()) / t.n
     assert values["classification_error"] == pytest.approx(expected, rel=0, abs=1e-15)
     assert values["epsilon_n"] == pytest.approx(expected / (1.0 - 1.0 / k), rel=0, abs=1e-15)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=400), st.integers(0, 2**32 - 1))
+def test_renumbering_and_csr_order_equal_unique_and_a_stable_argsort(values, seed):
+    """The sparse matching's renumbering by counts and its counting-sort CSR order: the same as
+    np.unique(return_inverse=True) and argsort(kind="stable") with its bincount pointer, for
+    sorted and shuffled indices with gaps."""
+    index = np.array(values, dtype=np.int64)
+    if seed % 2:
+        index.sort()
+    size, ranks = matching._used_ranks(index)
+    ids, inverse = np.unique(index, return_inverse=True)
+    assert size == ids.size
+    np.testing.assert_array_equal(ranks, inverse)
+    order, indptr = compiled.csr_order(ranks, size)
+    np.testing.assert_array_equal(order, np.argsort(ranks, kind="stable"))
+    np.testing.assert_array_equal(indptr, np.concatenate([[0], np.cumsum(np.bincount(ranks, minlength=size))]))

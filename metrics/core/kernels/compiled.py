@@ -331,6 +331,25 @@ def _heap_pop(keys, nodes, size):
 
 
 @njit(cache=True, nogil=True)
+def csr_order(keys, n_keys):
+    """The stable order that sorts ``keys`` (ints in 0..n_keys − 1) and the CSR index pointer of
+    the sorted keys — a counting sort, O(len + n_keys), where ``argsort(kind="stable")`` of int64
+    keys is a merge sort."""
+    indptr = np.zeros(n_keys + 1, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        indptr[keys[i] + 1] += 1
+    for k in range(n_keys):
+        indptr[k + 1] += indptr[k]
+    pos = indptr[:-1].copy()
+    order = np.empty(keys.shape[0], dtype=np.int64)
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        order[pos[k]] = i
+        pos[k] += 1
+    return order, indptr
+
+
+@njit(cache=True, nogil=True)
 def _weight_at(indptr, indices, weights, i, j):
     for p in range(indptr[i], indptr[i + 1]):
         if indices[p] == j:
