@@ -330,7 +330,9 @@ def _drop_defaults_from_url(decl: PageState) -> None:
     A link that names nothing of the page but defaults keeps them (:data:`LINK_MARK` aside): they
     are what makes it a link to the defaults rather than a return, and dropping them would leave
     an address with no parameter — Streamlit's browser side writes such an address under the page
-    the browser still shows (the link's own page), a second history entry whatever the order."""
+    the browser still shows (the link's own page), a second history entry whatever the order.
+    (Streamlit drops a bound widget's default from the address itself: such a link names a keyed
+    option, as the lesson's do — ``dashboard.lesson.links.ANCHORS``.)"""
     kept: dict[str, str | list[str]] = {}
     dropped = False
     for name in list(st.query_params):
