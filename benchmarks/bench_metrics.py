@@ -338,6 +338,9 @@ def table_cases(repeat: int, quick: bool) -> None:
     row(f"  the {len(no_assignment)} without an assignment", floor,
         best_of(lambda: _evaluate_fresh(from_grid, no_assignment), 4 * repeat))
     row("  from_table alone", floor, best_of(from_grid, 4 * repeat))
+    for key in sorted(ASSIGNMENT_KEYS):  # each on a fresh table: its own assignment, nothing shared
+        row(f"  {key} alone (with from_table)", floor,
+            best_of(lambda key=key: _evaluate_fresh(from_grid, [key]), repeat))
     from scipy import sparse
 
     for cells in (10**6,) if quick else (10**6, 10**7):
