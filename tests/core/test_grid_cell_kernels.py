@@ -156,3 +156,14 @@ def test_histogram_sums_beat_a_running_sum_over_a_million_cells():
     exact = math.fsum(x_log_ratio(vals, b[cols]).tolist())
     got = conditional_sum_from_histogram(np.bincount(vals), b[keep], top[keep])
     assert got == pytest.approx(exact, rel=1e-14, abs=0)
+
+
+def test_squares_by_side_do_not_cancel_past_two_to_the_53():
+    """A row whose big cell lies in a larger column and whose small one does not: Σ x² over the
+    small side is 9, which r_sq − Σ_gt x² would round to 0 (2^80 + 9 is 2^80 in float64)."""
+    grid = np.array([[2**40, 3], [5, 0]], dtype=np.int64)
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    _, row_le, _, col_gt, *_ = cell_stats.grid_square_sums(grid, a, b)
+    assert row_le.tolist() == [9.0, 0.0] and col_gt.tolist() == [float(2**80 + 25), 0.0]
+    rows, cols = np.nonzero(grid)
+    assert cell_stats.coo_square_sums(rows, cols, grid[rows, cols], a, b)[1].tolist() == [9.0, 0.0]

@@ -110,17 +110,17 @@ def grid_square_sums(grid, a, b):
             col_top[j] = max(col_top[j], x)
         row_top[i] = top
         r_sq = 0.0
-        r_gt = 0.0
+        r_le = 0.0  # summed apart, not r_sq − Σ gt: squares past 2^53 would cancel
         for j in range(n_cols):
             fx = np.float64(row[j])
             sq = fx * fx
-            gt = sq if fb[j] > fa else 0.0
+            larger_b = fb[j] > fa
             r_sq += sq
-            r_gt += gt
+            r_le += 0.0 if larger_b else sq
             col_sq[j] += sq
-            col_gt[j] += gt
+            col_gt[j] += sq if larger_b else 0.0
         row_sq[i] = r_sq
-        row_le[i] = r_sq - r_gt
+        row_le[i] = r_le
         for j in range(n_cols):
             quotient[j] = np.float64(row[j]) / (fa + fb[j])
         bits = np.int64(0)
