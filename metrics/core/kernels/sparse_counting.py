@@ -94,10 +94,10 @@ def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums,
         k = np.uint64(keys[i])
         row_sums[k >> shift] += 1
         col_sums[k & col_mask] += 1
-    for x in range(n_rows):
-        if hot[x, 1]:
-            row_sums[x] += hot[x, 1]
-            col_sums[hot[x, 0] - 1] += hot[x, 1]
+    for r in range(n_rows):
+        if hot[r, 1]:
+            row_sums[r] += hot[r, 1]
+            col_sums[hot[r, 0] - 1] += hot[r, 1]
     # The rest of the items, the hot cells left alone: every key written.
     if start < n:
         stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], row_sums, col_sums)
