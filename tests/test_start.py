@@ -63,3 +63,21 @@ def test_lazy_names_of_the_package():
     assert {"compare_solutions", "chance", "rank_solutions"} <= set(dir(metrics))
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         metrics.nonsense  # noqa: B018
+
+
+def test_scoring_numpy_labels_leaves_pandas_out():
+    """Integer numpy labels and lists are counted without pandas: only a process that imported
+    pandas can hold its objects, so the checks for DataFrames and Series never import it."""
+    code = ("import numpy as np, metrics\n"
+            "a = np.arange(10**5)\n"
+            "metrics.evaluate(metrics.Contingency.from_labels(a % 7, a % 5))\n"
+            "metrics.Contingency.from_labels([0, 1, 1, 2], [1, 1, 0, 0])")
+    assert "pandas" not in _heavy_after(code)
+
+
+def test_a_pandas_frame_is_still_refused_and_a_series_read():
+    code = ("import pandas as pd, metrics\n"
+            "try:\n    metrics.Contingency.from_labels(pd.DataFrame({'g': [1, 2]}), [1, 2])\n"
+            "except ValueError as e:\n    assert 'DataFrame' in str(e)\nelse:\n    raise SystemExit('not refused')\n"
+            "assert metrics.Contingency.from_labels(pd.Series([1, 1, 2]), pd.Index([3, 3, 4])).n == 3")
+    assert "pandas" in _heavy_after(code)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import cmath
 import contextlib
+import sys
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
@@ -37,13 +38,16 @@ def as_1d_labels(labels, name: str):
     label per item in item order: DataFrames (they iterate over column names), mappings
     (keys), sets (no order), strings (characters) and anything 2-D.
     """
-    if isinstance(labels, pd.DataFrame):
+    # Only a process that has imported pandas can hold a pandas object: asked that way, numpy
+    # labels and lists never import it (a fifth of a second in a fresh process).
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(labels, pandas.DataFrame):
         cols = list(labels.columns)
         shown = ", ".join(repr(c) for c in cols[:4]) + (", …" if len(cols) > 4 else "")
         example = f"df[{cols[0]!r}]" if cols else "df['gold']"
         raise ValueError(f"{name} is a DataFrame (columns {shown}); it needs one label per item: "
                          f"pass one column, e.g. {example}")
-    if isinstance(labels, (pd.Series, pd.Index, pd.api.extensions.ExtensionArray)):
+    if pandas is not None and isinstance(labels, (pandas.Series, pandas.Index, pandas.api.extensions.ExtensionArray)):
         arr = labels.to_numpy()
     elif isinstance(labels, np.ma.MaskedArray):
         # A masked item has no label (numpy's way of saying missing): refused like NaN, never
@@ -72,8 +76,8 @@ def as_1d_labels(labels, name: str):
     else:
         labels = list(labels)
         # Tuples are hashable labels; lists, sets, dicts and arrays are not.
-        nested = next((i for i, x in enumerate(labels)
-                       if isinstance(x, (list, AbstractSet, Mapping, np.ndarray, pd.Series))), None)
+        containers = (list, AbstractSet, Mapping, np.ndarray) + ((pandas.Series,) if pandas is not None else ())
+        nested = next((i for i, x in enumerate(labels) if isinstance(x, containers)), None)
         if nested is not None:
             raise ValueError(
                 f"{name} must be 1-D: item {nested} is a {type(labels[nested]).__name__}, not a label. "
