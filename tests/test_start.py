@@ -81,3 +81,15 @@ def test_a_pandas_frame_is_still_refused_and_a_series_read():
             "except ValueError as e:\n    assert 'DataFrame' in str(e)\nelse:\n    raise SystemExit('not refused')\n"
             "assert metrics.Contingency.from_labels(pd.Series([1, 1, 2]), pd.Index([3, 3, 4])).n == 3")
     assert "pandas" in _heavy_after(code)
+
+
+def test_a_first_evaluate_of_a_small_table_imports_neither_scipy_optimize_nor_special():
+    """Every measure of a 10 × 10 table in a fresh process: the assignments and Q0's model cost
+    are computed without the two scipy packages whose import costs more than the evaluation."""
+    code = ("import sys, numpy as np, metrics\n"
+            "rng = np.random.default_rng(0)\n"
+            "a, b = rng.integers(0, 10, 10**5), rng.integers(0, 10, 10**5)\n"
+            "metrics.evaluate(metrics.Contingency.from_labels(a, b))\n"
+            "assert 'scipy.optimize' not in sys.modules and 'scipy.special' not in sys.modules, "
+            "sorted(m for m in sys.modules if m.startswith('scipy.'))[:20]")
+    _heavy_after(code)

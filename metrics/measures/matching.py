@@ -12,6 +12,7 @@ References
 
 from __future__ import annotations
 
+import sys
 import time
 from itertools import permutations
 from typing import TYPE_CHECKING, NamedTuple
@@ -22,22 +23,42 @@ from .._lazy import lazy_function, lazy_module
 from ..core.arith import div, where
 from ..core.batch import TableBatch
 from ..core.contingency import Contingency
-from ..core.kernels import counting
+from ..core.kernels import counting, small_assignment
 from ..core.limits import COSTS, FLOAT_MATCHING_BUDGET, MATCHING_BUDGET
 from ..core.registry import register
 
 if TYPE_CHECKING:
     from scipy import sparse
-    from scipy.optimize import linear_sum_assignment
+    from scipy.optimize import linear_sum_assignment as scipy_assignment
     from scipy.sparse.csgraph import (
         connected_components,
         min_weight_full_bipartite_matching,
     )
 else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     sparse = lazy_module("scipy.sparse")
-    linear_sum_assignment = lazy_function("scipy.optimize", "linear_sum_assignment")
+    scipy_assignment = lazy_function("scipy.optimize", "linear_sum_assignment")
     connected_components = lazy_function("scipy.sparse.csgraph", "connected_components")
     min_weight_full_bipartite_matching = lazy_function("scipy.sparse.csgraph", "min_weight_full_bipartite_matching")
+
+# A process's first assignments of tables of at most small_assignment.SMALL_SIDE rows and columns
+# are solved in numpy: importing scipy.optimize costs more than a fresh process's first evaluate
+# of such a table. A process that solves more of them (bootstrap, chance) pays the import once.
+_NUMPY_ASSIGNMENTS = 64
+_numpy_assignments_done = 0
+
+
+def linear_sum_assignment(weights, maximize: bool = False):
+    """scipy's ``linear_sum_assignment(weights, maximize)`` — for a process's first small tables,
+    :func:`~metrics.core.kernels.small_assignment.max_weight_assignment_small` (the same optimum
+    without importing scipy.optimize)."""
+    global _numpy_assignments_done
+    w = np.asarray(weights)
+    if ("scipy.optimize" not in sys.modules and _numpy_assignments_done < _NUMPY_ASSIGNMENTS
+            and w.ndim == 2 and max(w.shape) <= small_assignment.SMALL_SIDE):
+        _numpy_assignments_done += 1
+        return small_assignment.max_weight_assignment_small(w if maximize else -np.asarray(w, dtype=np.float64))
+    return scipy_assignment(w, maximize=maximize)
+
 
 # Dense assignment is fastest while the table is small; beyond this many cells the
 # sparse matcher works on the non-zero cells only.

@@ -217,3 +217,32 @@ def test_q0_model_cost_of_fuzzy_sizes_against_mpmath(size, classes):
         s = mpmath.mpf(size)
         exact = float(mpmath.loggamma(s + k + 1) - mpmath.loggamma(s + 1) - mpmath.loggamma(k + 1))
     assert got == pytest.approx(exact, rel=1e-13)
+
+
+@pytest.mark.parametrize("exponent", [0, 3, 9, 15, 18])
+@pytest.mark.parametrize("classes", [2, 3, 10, 65, 66, 300])
+def test_q0_model_cost_of_whole_sizes_against_mpmath(exponent, classes):
+    # Whole sizes of up to 65 classes take Σ log1p(s/m) (no scipy); more classes betaln. Held to
+    # 40-digit mpmath: the summed form within a few ulps, betaln's within what it keeps (~1e-10).
+    from metrics.measures.information import _SUMMED_CLASSES, _model_cost
+
+    rng = np.random.default_rng(exponent * 1000 + classes)
+    sizes = rng.integers(0, 10**exponent + 1, 12).astype(np.float64)
+    sizes[0] = 10**exponent
+    got = float(_model_cost(sizes, np.array(classes), 1.0))
+    with mpmath.workdps(40):
+        exact = float(mpmath.fsum(mpmath.log(mpmath.binomial(int(s) + classes - 1, classes - 1))
+                                  for s in sizes if s > 0))
+    summed = classes - 1 <= _SUMMED_CLASSES
+    assert got == pytest.approx(exact, rel=2e-15 if summed else 1e-10, abs=1e-300)
+
+
+def test_q0_model_cost_of_a_batch_is_each_tables():
+    from metrics.measures.information import _model_cost
+
+    rng = np.random.default_rng(4)
+    sizes = rng.integers(0, 10**6, (6, 9)).astype(np.float64)
+    classes = np.array([1, 2, 5, 30, 65, 66])
+    batch = _model_cost(sizes, classes, 1.0)
+    for i in range(6):
+        assert batch[i] == pytest.approx(float(_model_cost(sizes[i], classes[i], 1.0)), rel=1e-15)
