@@ -184,6 +184,18 @@ def _permutations(p: int) -> np.ndarray:
 
 
 def _lsa_value(weights: np.ndarray) -> float:
+    # Fractional weights (NCA's, PSI's) of a big table, once numba is loaded: solved on each row's
+    # and column's best cells and certified optimal on every cell by duality
+    # (metrics/core/kernels/float_assignment.py); scipy's dense solve where no certificate comes.
+    # The work is not counted towards loading numba (None): a fresh process's first evaluate
+    # stays without it (counting.COLD_WORK), scipy taking no longer than the load would.
+    big = min(weights.shape) >= _COMPILED_MATCHING_SIZE
+    if big and counting.compiled_kernels(None) is not None:
+        from ..core.kernels import float_assignment  # numba is there: the kernels above loaded
+
+        value = float_assignment.max_weight_value(weights)
+        if value is not None:
+            return value
     r, c = linear_sum_assignment(weights, maximize=True)
     # Summed in increasing order, as genieclust does: fewer last-bit differences against it.
     return float(np.sort(weights[r, c]).sum())

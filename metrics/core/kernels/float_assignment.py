@@ -1,0 +1,464 @@
+"""Certified maximum-weight assignment of a dense matrix of fractional weights (numba, the optional
+``fast`` extra): the matchings of NCA (n_ij / a_i) and PSI (n_ij / max(a_i, b_j)).
+
+scipy's dense ``linear_sum_assignment`` reads every cell in every search. Here the assignment is
+solved on a few candidate cells only — each row's ``k`` largest and each column's ``k`` largest —
+and the answer is then *certified* on the whole matrix by linear-programming duality, so that a
+candidate set that misses the optimum is caught, never trusted:
+
+1. :func:`mark_best` marks the candidates; :func:`sparse_assignment` solves the assignment on them
+   by Jonker & Volgenant's augmenting row reduction, then successive shortest augmenting paths
+   (as :func:`metrics.core.kernels.compiled.sparse_max_weight_matching`, in float, keeping its
+   duals): column prices p_j ≥ 0 and row profits u_i with u_i + p_j ≥ w_ij on every candidate,
+   tight on the matched cells.
+2. :func:`certify` reads every cell once: the bound B = Σ_i max(0, max_j (w_ij − p_j)) + Σ_j p_j is,
+   by weak duality of the matching LP (max Σ w x, each row and column at most once, x ≥ 0; dual
+   min Σ u + Σ p, u_i + p_j ≥ w_ij, u, p ≥ 0), an upper bound of the optimum whatever p is; the
+   matching's weight M is a lower bound. B − M ≤ ``tol`` certifies M. The cells whose reduced
+   weight w_ij − p_j − u_i is positive (beyond rounding) are what the candidates missed: they are
+   added and the solve repeated from the last round's matching and prices (warm), a few rounds
+   at most; past them, or past a budget of steps, the caller solves densely.
+
+Why the tolerance (see :func:`gap_tolerance`): every term of B and M is a sum or difference of
+floats rounded to nearest, so B̂ and M̂ as computed are each within (N + 1)·ε·B̂ of their exact
+values, N = rows + columns, ε = 2^−52. Accepting B̂ − M̂ ≤ N·ε·B̂ therefore leaves the exact
+optimum within (3N + 2)·ε·B̂ of the matching's exact weight — below 10^−12 relative for N up to
+about 1500, and the pairwise sums numpy uses err far less than this worst case. A matching that
+is not optimal by more than that is refused. The tolerance never makes the answer depend on the
+solver's own rounding: p is only a certificate, any p would do.
+
+The weight returned is summed as :func:`metrics.measures.matching._lsa_value` sums scipy's (the
+matched weights sorted, with a zero for each unmatched position): the same matching gives the
+same bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .compiled import _flip_path, _heap_pop, _heap_push
+
+# Candidates per row and per column. Five already holds the optimum of most count tables; a
+# miss costs one more round on the few cells the certificate names.
+BEST_PER_LINE = 5
+# Rounds of certify-and-add before the caller's dense solve takes over.
+ROUNDS = 12
+# Past this share of the matrix the candidates are no longer sparse: the dense solve is cheaper.
+MAX_CANDIDATE_SHARE = 0.25
+# Cell relaxations of the sparse solves, all rounds together, per cell of the matrix: past them
+# the caller's dense solve takes over. PSI's weights n_ij / max(a_i, b_j) of a dense 1000 × 1000
+# table of counts 0–19 take about 4 per cell over all rounds; a table of counts 0–2 (ties
+# everywhere) does not converge within 8 and so loses about the time of 8 (some tens of ms) by
+# trying first.
+STEPS_PER_CELL = 8.0
+# Rounds of augmenting row reduction before the searches: each row it places costs a scan of its
+# cells, where a search from it explores hundreds of rows when the weights are nearly equal (at
+# 1000 × 1000, 16 rounds halve the first solve's time against JV's 2).
+ARR_ROUNDS = 16
+_EPS = float(np.finfo(np.float64).eps)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _insert(vals, idx, k, x, at):
+    """Insert (x, at) into the descending buffer vals[:k], idx[:k], dropping its last entry."""
+    p = k - 1
+    while p > 0 and vals[p - 1] < x:
+        vals[p] = vals[p - 1]
+        idx[p] = idx[p - 1]
+        p -= 1
+    vals[p] = x
+    idx[p] = at
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cell(indptr, indices, weights, n_cols, top, row, p):
+    """The column and cost c = top − w of the ``p``-th cell of the CSR matrix, ``p`` running over
+    ``row``'s cells and one past them: the row's private dummy column (weight 0, cost top)."""
+    if p < indptr[row + 1]:
+        return indices[p], top - weights[p]
+    return n_cols + row, top
+
+
+@njit(cache=True, nogil=True)
+def mark_best(w, k, mask):
+    """Set ``mask[i, j]`` for each row's ``k`` largest positive cells and each column's ``k``
+    largest, in one pass over the rows (the columns' buffers updated as the rows go by); the
+    first cells win ties. Returns how many cells were newly marked."""
+    n_r, n_c = w.shape
+    kr = min(k, n_c)
+    kc = min(k, n_r)
+    col_vals = np.zeros((n_c, kc))
+    col_idx = np.full((n_c, kc), -1, dtype=np.int64)
+    row_vals = np.zeros(kr)
+    row_idx = np.full(kr, -1, dtype=np.int64)
+    marked = 0
+    for i in range(n_r):
+        row_vals[:] = 0.0
+        row_idx[:] = -1
+        row = w[i]
+        # Each row starts its scan at its own offset, so that equal cells (a count repeated
+        # across a row, divided by the same class size) go to different columns in different
+        # rows rather than all to the first ones.
+        start = (i * n_c) // n_r
+        for q in range(n_c):
+            j = q + start
+            if j >= n_c:
+                j -= n_c
+            x = row[j]
+            if x > row_vals[kr - 1]:
+                _insert(row_vals, row_idx, kr, x, j)
+            last = col_vals[j, kc - 1]
+            # Columns see the rows in order: a tie with the column's last candidate replaces it
+            # one time in four (by a hash of the cell), so that equal cells spread over the rows
+            # instead of all going to the first ones.
+            if x > last or (x == last and x > 0.0 and ((i * 40503 + j * 9973) >> 3) & 3 == 0):
+                _insert(col_vals[j], col_idx[j], kc, x, i)
+        for q in range(kr):
+            j = row_idx[q]
+            if j >= 0 and not mask[i, j]:
+                mask[i, j] = True
+                marked += 1
+    for j in range(n_c):
+        for q in range(kc):
+            i = col_idx[j, q]
+            if i >= 0 and not mask[i, j]:
+                mask[i, j] = True
+                marked += 1
+    return marked
+
+
+@njit(cache=True, nogil=True)
+def csr_of_mask(w, mask, n_marked):
+    """The marked cells of ``w`` in CSR form, row by row: (indptr, column indices, weights)."""
+    n_r, n_c = w.shape
+    indptr = np.zeros(n_r + 1, dtype=np.int64)
+    indices = np.empty(n_marked, dtype=np.int64)
+    weights = np.empty(n_marked)
+    p = 0
+    for i in range(n_r):
+        for j in range(n_c):
+            if mask[i, j]:
+                indices[p] = j
+                weights[p] = w[i, j]
+                p += 1
+        indptr[i + 1] = p
+    return indptr, indices, weights
+
+
+@njit(cache=True, nogil=True)
+def _repair(indptr, indices, weights, n_cols, top, v, row_of, col_of, own_cost, free):
+    """Make a previous round's matching and prices a start for the enlarged cell set: a matched
+    row with a new cell cheaper than its own (reduced costs c − v) is unmatched, to be searched
+    again; every other matched cell stays its row's cheapest. Returns the number of free rows,
+    listed in ``free``.
+
+    A real column so freed keeps its price, which the optimum of the rows' matching may not
+    allow (a column left unmatched must have price 0): the searches then stay a valid Dijkstra,
+    but their answer can fall short of the optimum by that price. Only the certificate decides:
+    when it fails with no cell to add, the caller solves once more from cold."""
+    n_rows = indptr.shape[0] - 1
+    for i in range(n_rows):
+        j = col_of[i]
+        if j < 0:
+            continue
+        own = own_cost[i] - v[j]
+        for p in range(indptr[i], indptr[i + 1]):
+            if top - weights[p] - v[indices[p]] < own:
+                col_of[i] = -1
+                row_of[j] = -1
+                if j >= n_cols:
+                    v[j] = 0.0  # only row i reaches its dummy: nothing else to keep valid
+                break
+    n_free = 0
+    for i in range(n_rows):
+        if col_of[i] < 0:
+            free[n_free] = i
+            n_free += 1
+    return n_free
+
+
+@njit(cache=True, nogil=True)
+def sparse_assignment(indptr, indices, weights, n_cols, top, max_steps, v, col_of, own_cost, warm):
+    """Maximum-weight matching of the sparse non-negative matrix (CSR) with its duals.
+
+    Successive shortest augmenting paths over the costs c = top − w (every row with a private
+    dummy column of cost top, so a full matching of the rows always exists; ``top`` at least
+    every weight, the same in every round), as
+    :func:`metrics.core.kernels.compiled.sparse_max_weight_matching`, in float. The state —
+    ``v`` (the n_cols + n_rows columns' prices in the costs' terms, ≤ 0), ``col_of`` (row →
+    column, a column ≥ n_cols being the row's dummy) and ``own_cost`` (each matched row's cost
+    c) — is updated in place: cold (``warm`` False) the caller passes it empty; warm it is the
+    previous round's on fewer cells, repaired first (:func:`_repair`). Either way the free rows
+    then go through augmenting row reduction (:data:`ARR_ROUNDS`) and the searches. Returns
+    whether they finished within ``max_steps`` cell relaxations, and how many they made
+    (:func:`duals` reads the answer off the state).
+    """
+    n_rows = indptr.shape[0] - 1
+    m = n_cols + n_rows
+    d = np.zeros(m)
+    row_of = np.full(m, -1, dtype=np.int64)
+    for i in range(n_rows):
+        if col_of[i] >= 0:
+            row_of[col_of[i]] = i
+    pred = np.zeros(m, dtype=np.int64)
+    state = np.zeros(m, dtype=np.int8)  # 0 not reached, 1 on the frontier, 2 settled
+    touched = np.empty(m, dtype=np.int64)
+    settled = np.empty(m, dtype=np.int64)
+    heap_keys = np.empty(weights.shape[0] + n_rows + 1)
+    heap_nodes = np.empty(weights.shape[0] + n_rows + 1, dtype=np.int64)
+    pred_cost = np.zeros(m)  # the cost c of the cell each column was last reached by
+    steps = 0
+    complete = True
+    # Augmenting row reduction, ARR_ROUNDS rounds (Jonker & Volgenant's third phase, on the cells):
+    # a free row takes its cheapest column at the current prices and lowers that column's v by
+    # the gap to its second cheapest, so it stays the row's cheapest (tied); the row it displaces
+    # goes on at once when v really dropped, else waits for the next round. Prices only fall and
+    # a column once taken stays taken, so a matched cell is always its row's cheapest and every
+    # free column keeps v = 0: the searches below start from a valid state, most rows matched.
+    free = np.arange(n_rows)
+    n_free = n_rows
+    if warm:
+        n_free = _repair(indptr, indices, weights, n_cols, top, v, row_of, col_of, own_cost, free)
+    for _ in range(ARR_ROUNDS):
+        k = 0
+        previous = n_free
+        n_free = 0
+        while k < previous:
+            if steps > max_steps:
+                return False, steps
+            i = free[k]
+            k += 1
+            steps += indptr[i + 1] - indptr[i] + 1
+            umin = np.inf
+            usub = np.inf
+            j1 = -1
+            j2 = -1
+            c1 = 0.0
+            c2 = 0.0
+            for p in range(indptr[i], indptr[i + 1] + 1):
+                j, c = _cell(indptr, indices, weights, n_cols, top, i, p)
+                h = c - v[j]
+                if h < usub:
+                    if h >= umin:
+                        usub = h
+                        j2 = j
+                        c2 = c
+                    else:
+                        usub = umin
+                        j2 = j1
+                        c2 = c1
+                        umin = h
+                        j1 = j
+                        c1 = c
+            i0 = row_of[j1]
+            if umin < usub:
+                v[j1] -= usub - umin
+            elif i0 >= 0 and j2 >= 0:
+                j1 = j2
+                c1 = c2
+                i0 = row_of[j2]
+            col_of[i] = j1
+            row_of[j1] = i
+            own_cost[i] = c1
+            if i0 >= 0:
+                col_of[i0] = -1
+                if umin < usub:
+                    k -= 1
+                    free[k] = i0
+                else:
+                    free[n_free] = i0
+                    n_free += 1
+    for source in range(n_rows):
+        if col_of[source] >= 0:
+            continue
+        if steps > max_steps:
+            complete = False
+            break
+        n_touched = 0
+        n_settled = 0
+        size = 0
+        end = -1
+        dmin = 0.0
+        row = source
+        base = 0.0
+        while True:
+            steps += indptr[row + 1] - indptr[row] + 1
+            for p in range(indptr[row], indptr[row + 1] + 1):
+                k, c = _cell(indptr, indices, weights, n_cols, top, row, p)
+                h = base + c - v[k]
+                if state[k] == 2:
+                    continue
+                if state[k] == 0:
+                    state[k] = 1
+                    touched[n_touched] = k
+                    n_touched += 1
+                elif h >= d[k]:
+                    continue
+                d[k] = h
+                pred[k] = row
+                pred_cost[k] = c
+                size = _heap_push(heap_keys, heap_nodes, size, h, k)
+            j = -1
+            while size > 0:
+                key = heap_keys[0]
+                node = heap_nodes[0]
+                size = _heap_pop(heap_keys, heap_nodes, size)
+                if state[node] != 2 and key == d[node]:
+                    j = node
+                    break
+            dmin = d[j]
+            if row_of[j] < 0:
+                end = j
+                break
+            state[j] = 2
+            settled[n_settled] = j
+            n_settled += 1
+            row = row_of[j]
+            base = dmin - (own_cost[row] - v[j])
+        for q in range(n_settled):
+            k = settled[q]
+            v[k] += d[k] - dmin
+        for q in range(n_touched):
+            state[touched[q]] = 0
+        # The path's rows take the cells it reached their columns by (their cost kept for the
+        # next searches' reduced costs, without looking the cell up again).
+        j = end
+        while True:
+            i = pred[j]
+            own_cost[i] = pred_cost[j]
+            if i == source:
+                break
+            j = col_of[i]
+        _flip_path(pred, row_of, col_of, end, source)
+    return complete, steps
+
+
+def duals(v: np.ndarray, col_of: np.ndarray, own_cost: np.ndarray, top: float, n_cols: int):
+    """The matching and duals of a finished :func:`sparse_assignment`, in the maximisation's
+    terms: each row's column (−1 unmatched), the column prices p = −v ≥ 0, and the row profits u
+    (u_i + p_j ≥ w_ij on every cell solved, equal on the matched ones; an unmatched row's profit
+    is minus its dummy's price)."""
+    n_rows = col_of.shape[0]
+    real = (col_of >= 0) & (col_of < n_cols)
+    dummy = col_of >= n_cols
+    profit = np.zeros(n_rows)
+    profit[real] = (top - own_cost[real]) + v[col_of[real]]
+    profit[dummy] = v[col_of[dummy]]
+    return np.where(real, col_of, -1), -v[:n_cols], profit
+
+
+@njit(cache=True, nogil=True)
+def certify(w, price, profit, delta, k, mask):
+    """One pass over every cell: the dual bound Σ_i max(0, max_j (w_ij − p_j)) + Σ_j p_j; and, in
+    each row holding cells whose reduced weight w_ij − p_j − u_i exceeds ``delta``, the ``k`` most
+    violated of them marked in ``mask`` (the most violated cells are the likeliest to enter the
+    optimum; adding every violated cell would add most of the matrix while the prices are still
+    far from the optimum's). Returns the bound and how many cells were marked."""
+    n_r, n_c = w.shape
+    bound = 0.0
+    added = 0
+    vals = np.zeros(k)
+    idx = np.full(k, -1, dtype=np.int64)
+    for i in range(n_r):
+        row = w[i]
+        best = 0.0
+        limit = profit[i] + delta
+        for j in range(n_c):
+            r = row[j] - price[j]
+            if r > best:
+                best = r
+        bound += best
+        if best > limit:
+            vals[:] = 0.0
+            idx[:] = -1
+            for j in range(n_c):
+                r = row[j] - price[j] - limit
+                if r > vals[k - 1] and not mask[i, j]:
+                    _insert(vals, idx, k, r, j)
+            for q in range(k):
+                if idx[q] >= 0:
+                    mask[i, idx[q]] = True
+                    added += 1
+    for j in range(n_c):
+        bound += price[j]
+    return bound, added
+
+
+def gap_tolerance(bound: float, n_rows: int, n_cols: int) -> float:
+    """How far the computed dual bound may exceed the computed matching weight for the matching
+    to count as optimal: (rows + columns)·ε·bound, the rounding of the sums (module docstring)."""
+    return (n_rows + n_cols) * _EPS * bound
+
+
+def matched_weights(w: np.ndarray, col_of: np.ndarray) -> np.ndarray:
+    """The weight of each row's matched cell (0 for an unmatched row)."""
+    rows = np.flatnonzero(col_of >= 0)
+    out = np.zeros(w.shape[0])
+    out[rows] = w[rows, col_of[rows]]
+    return out
+
+
+def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, rounds: int = ROUNDS,
+                     max_share: float | None = None) -> float | None:
+    """The largest total weight of a one-to-one matching of the rows and columns of the dense
+    non-negative float matrix ``weights``, certified optimal on every cell — or None when the
+    candidates grew past ``max_share`` of the matrix (:data:`MAX_CANDIDATE_SHARE` by default),
+    ``rounds`` rounds did not certify, or the searches ran past their budget
+    (:data:`STEPS_PER_CELL`): the caller then solves densely.
+
+    Summed as scipy's ``linear_sum_assignment`` answer is in
+    :func:`metrics.measures.matching._lsa_value`: min(rows, columns) matched weights, sorted."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape[0] > w.shape[1]:  # one search per row: the shorter side searches
+        w = w.T
+    w = np.ascontiguousarray(w)
+    n_r, n_c = w.shape
+    if n_r == 0:
+        return 0.0
+    mask = np.zeros((n_r, n_c), dtype=np.bool_)
+    marked = mark_best(w, best_per_line, mask)
+    top = float(w.max())
+    # A thin matrix's first candidates alone can pass the share (each column's best in a 1 × n):
+    # the cap is on what the rounds add.
+    share = MAX_CANDIDATE_SHARE if max_share is None else max_share
+    cap = max(share * n_r * n_c, 2 * marked)
+    steps_left = max(int(STEPS_PER_CELL * n_r * n_c), 1 << 16)
+    v = np.zeros(n_c + n_r)
+    col_of = np.full(n_r, -1, dtype=np.int64)
+    own_cost = np.zeros(n_r)
+    warm = False
+    last_gap = np.inf
+    for _ in range(rounds):
+        if marked > cap:
+            return None
+        indptr, indices, vals = csr_of_mask(w, mask, marked)
+        if not warm:
+            v[:] = 0.0
+            col_of[:] = -1
+        complete, steps = sparse_assignment(indptr, indices, vals, n_c, top, steps_left, v, col_of, own_cost, warm)
+        steps_left -= steps
+        if not complete:
+            return None
+        # A column the searches left free keeps no price: the bound may then name the cells that
+        # should take it, and the next round's repair frees their rows (_repair).
+        taken = np.zeros(n_c, dtype=np.bool_)
+        taken[col_of[(col_of >= 0) & (col_of < n_c)]] = True
+        v[:n_c][~taken] = 0.0
+        matched, price, profit = duals(v, col_of, own_cost, top, n_c)
+        delta = 8.0 * _EPS * (top + float(price.max(initial=0.0)))
+        bound, added = certify(w, price, profit, delta, best_per_line, mask)
+        value = float(np.sort(matched_weights(w, matched)).sum())
+        if bound - value <= gap_tolerance(bound, n_r, n_c):
+            return value
+        if added == 0 and not warm:
+            return None  # the bound is off by more than rounding, yet no cell is named: dense
+        # New cells: the next round starts from this one's matching (warm) while warm rounds
+        # close the gap. A warm round's answer can fall short where a freed column kept its
+        # price (_repair): when the gap grew, or no cell was added after a warm round, the next
+        # round solves from cold, which the certificate then accepts.
+        gap = bound - value
+        warm = added > 0 and gap < last_gap
+        last_gap = gap
+        marked += added
+    return None

@@ -1,0 +1,200 @@
+"""The certified sparse assignment of fractional weights (metrics.core.kernels.float_assignment):
+NCA's and PSI's matchings solved on each row's and column's best cells, certified on every cell
+by duality, against scipy's dense ``linear_sum_assignment`` — random, sparse, tied, rectangular
+and degenerate matrices, matrices whose best cells miss the optimum (the certificate must catch
+them), the wiring into the measures, and the path without numba."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linear_sum_assignment
+
+import metrics
+from metrics.core.kernels import counting
+from metrics.measures import matching
+
+float_assignment = pytest.importorskip("metrics.core.kernels.float_assignment",
+                                       reason="numba (the `fast` extra) is not installed")
+
+
+def scipy_value(w: np.ndarray) -> float:
+    """What matching._lsa_value returned before the fast path: scipy's matched weights, sorted."""
+    r, c = linear_sum_assignment(w, maximize=True)
+    return float(np.sort(w[r, c]).sum())
+
+
+def psi_weights(table: np.ndarray) -> np.ndarray:
+    a, b = table.sum(axis=1), table.sum(axis=0)
+    return table / np.maximum(np.maximum(a[:, None], b[None, :]), 1)
+
+
+def nca_weights(table: np.ndarray) -> np.ndarray:
+    return table / np.maximum(table.sum(axis=1, keepdims=True), 1)
+
+
+def assert_optimal(w: np.ndarray, **kwargs) -> float:
+    value = float_assignment.max_weight_value(w, **kwargs)
+    assert value is not None, "not certified"
+    expected = scipy_value(w)
+    assert value == pytest.approx(expected, rel=1e-12, abs=1e-300)
+    return value
+
+
+def no_limits(**extra):
+    # Small matrices: every cell may become a candidate, and rounds enough for k = 1.
+    return dict(max_share=1.0, rounds=200, **extra)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 25), st.integers(1, 25), st.floats(0.05, 1.0), st.integers(1, 20),
+       st.sampled_from(["psi", "nca", "uniform"]), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_equals_scipy_on_random_tables(n_r, n_c, density, top, kind, k, seed):
+    """Dense and sparse tables, both orientations, few distinct counts (ties) or continuous
+    weights, with as few candidates per line as 1: always certified, always scipy's optimum."""
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, top + 1, (n_r, n_c)) * (rng.random((n_r, n_c)) < density)
+    if kind == "psi":
+        w = psi_weights(table)
+    elif kind == "nca":
+        w = nca_weights(table)
+    else:
+        w = rng.random((n_r, n_c)) * (table > 0)
+    assert_optimal(w, **no_limits(best_per_line=k))
+
+
+def test_the_certificate_catches_candidates_that_miss_the_optimum():
+    """Each row's and column's single best cell do not hold the optimum (27: 6 + 3 + 9 + 9 over
+    the cells (0,1), (1,0), (2,3), (3,2)); the solution on them is 26. The certificate names the
+    missing cells, and the answer is the optimum — accepting the first round's solution fails."""
+    w = np.array([[8., 6., 5., 2.], [3., 0., 0., 0.], [1., 8., 6., 9.], [5., 6., 9., 7.]]) / 10.0
+    mask = np.zeros(w.shape, dtype=bool)
+    float_assignment.mark_best(w, 1, mask)
+    assert scipy_value(w * mask) == pytest.approx(2.6)  # the candidates alone fall short
+    assert scipy_value(w) == pytest.approx(2.7)
+    assert float_assignment.max_weight_value(w, **no_limits(best_per_line=1)) == pytest.approx(2.7, rel=1e-15)
+
+
+def test_a_count_table_s_psi_weights_need_more_than_the_best_cells():
+    """PSI's weights of a table of counts 0–19: its rows' and columns' five best cells miss the
+    optimum (by 5e-5), the default settings still give scipy's value to the last bit."""
+    table = np.random.default_rng(0).integers(0, 20, (80, 80))
+    w = np.ascontiguousarray(psi_weights(table))
+    mask = np.zeros(w.shape, dtype=bool)
+    float_assignment.mark_best(w, float_assignment.BEST_PER_LINE, mask)
+    assert scipy_value(w * mask) < scipy_value(w) - 1e-6
+    assert float_assignment.max_weight_value(w) == scipy_value(w)
+
+
+def test_without_the_certificate_the_first_round_would_be_wrong(monkeypatch):
+    """The certificate is what makes the answer right: with it replaced by one that finds every
+    cell feasible (and the bound equal to the matching), the same matrix gives less than the
+    optimum — so the tests above would fail without it."""
+    w = np.array([[8., 6., 5., 2.], [3., 0., 0., 0.], [1., 8., 6., 9.], [5., 6., 9., 7.]]) / 10.0
+
+    def trusting(w_, price, profit, delta, k, mask):
+        return 0.0, 0
+
+    monkeypatch.setattr(float_assignment, "gap_tolerance", lambda bound, n_r, n_c: np.inf)
+    monkeypatch.setattr(float_assignment, "certify", trusting)
+    assert float_assignment.max_weight_value(w, **no_limits(best_per_line=1)) == pytest.approx(2.6)
+
+
+TIED = {
+    "all_equal": lambda rng: np.full((120, 120), 0.25),
+    "permutation": lambda rng: np.eye(150)[rng.permutation(150)],
+    "blocks": lambda rng: np.kron(np.eye(6), np.ones((20, 20))) / 20.0,
+    "blocks_shuffled": lambda rng: (np.kron(np.eye(6), np.ones((20, 20))) / 20.0)[rng.permutation(120)],
+    "psi_counts_0_19": lambda rng: psi_weights(rng.integers(0, 20, (200, 200))),
+    "psi_counts_0_2": lambda rng: psi_weights(rng.integers(0, 3, (150, 150))),
+    "nca_counts_0_19": lambda rng: nca_weights(rng.integers(0, 20, (200, 200))),
+    "sparse_uniform": lambda rng: rng.random((200, 200)) * (rng.random((200, 200)) < 0.02),
+    "wide": lambda rng: psi_weights(rng.integers(0, 20, (70, 300))),
+    "tall": lambda rng: psi_weights(rng.integers(0, 20, (300, 70))),
+    "one_row": lambda rng: rng.random((1, 200)),
+    "one_column": lambda rng: rng.random((200, 1)),
+    "zeros": lambda rng: np.zeros((100, 100)),
+    "single_cell": lambda rng: np.pad(np.ones((1, 1)), ((40, 40), (30, 50))),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TIED))
+def test_ties_shapes_and_degenerate_matrices(kind):
+    """Many ties (all cells equal, a permutation, blocks), rectangular either way, 1 × n and
+    n × 1, nothing to match: scipy's value, with the default settings (no fallback needed)."""
+    w = TIED[kind](np.random.default_rng(7))
+    assert_optimal(w)
+
+
+def test_same_matching_same_bits():
+    """The value is summed as matching._lsa_value sums scipy's: bit-identical where the optimum
+    is unique (continuous weights)."""
+    rng = np.random.default_rng(3)
+    for shape in [(300, 300), (200, 90), (90, 200)]:
+        w = rng.random(shape) * (rng.random(shape) < 0.3)
+        assert float_assignment.max_weight_value(w) == scipy_value(w)
+
+
+def test_gives_up_rather_than_guess():
+    """Past its share of candidates, its rounds or its budget of steps it answers None (the
+    caller's dense solve takes over) — never an uncertified value."""
+    w = psi_weights(np.random.default_rng(0).integers(0, 20, (100, 100)))
+    assert float_assignment.max_weight_value(w, max_share=0.01, best_per_line=1) is None
+    assert float_assignment.max_weight_value(w, best_per_line=1, rounds=1) is None
+
+
+def test_gap_tolerance_is_rounding_only():
+    """(rows + columns)·ε·bound: below 1e-12 relative up to 1000 × 1000 (the argument in the
+    module docstring allows three times it)."""
+    assert float_assignment.gap_tolerance(2.0, 1000, 1000) / 2.0 < 1e-12 / 2
+    assert float_assignment.gap_tolerance(0.0, 1000, 1000) == 0.0
+
+
+# ------------------------------------------------------------------------------ wiring
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    calls = []
+    real = float_assignment.max_weight_value
+
+    def counted(weights, *args, **kwargs):
+        calls.append(weights.shape)
+        return real(weights, *args, **kwargs)
+
+    monkeypatch.setattr(float_assignment, "max_weight_value", counted)
+    return calls
+
+
+@pytest.mark.parametrize("key", ["nca", "psi", "psi_simplified"])
+def test_measures_of_a_big_table_use_it_and_agree_with_the_numpy_path(spy, key):
+    """NCA, PSI and PSI_s of a 200 × 200 count table: through the certified path with numba,
+    through scipy with the numpy kernel forced (the path without numba), the same values."""
+    counting.load_compiled()
+    table = np.random.default_rng(5).integers(0, 20, (200, 200))
+    fast = metrics.evaluate(metrics.Contingency.from_table(table), [key])[key]
+    assert spy, "the certified path was not taken"
+    spy.clear()
+    counting.FORCE_KERNEL = "numpy"
+    try:
+        slow = metrics.evaluate(metrics.Contingency.from_table(table), [key])[key]
+    finally:
+        counting.FORCE_KERNEL = None
+    assert not spy, "the numpy path must not load the compiled kernels"
+    assert fast == pytest.approx(slow, rel=1e-12)
+
+
+def test_small_tables_and_the_fallback_stay_with_scipy(spy, monkeypatch):
+    """Below the compiled matching's size the dense solve is direct; where the certified path
+    gives up, _lsa_value still returns scipy's value."""
+    counting.load_compiled()
+    rng = np.random.default_rng(1)
+    small = rng.random((10, 10))
+    assert matching._lsa_value(small) == scipy_value(small)
+    assert not spy
+    big = psi_weights(rng.integers(0, 20, (100, 100)))
+    monkeypatch.setattr(float_assignment, "MAX_CANDIDATE_SHARE", 1e-9)
+    assert matching._lsa_value(big) == scipy_value(big)
+    assert spy == [big.shape]
