@@ -198,3 +198,22 @@ def test_small_tables_and_the_fallback_stay_with_scipy(spy, monkeypatch):
     monkeypatch.setattr(float_assignment, "MAX_CANDIDATE_SHARE", 1e-9)
     assert matching._lsa_value(big) == scipy_value(big)
     assert spy == [big.shape]
+
+
+@pytest.mark.parametrize("key", ["nca", "psi", "psi_simplified"])
+@pytest.mark.parametrize("numpy_path", [False, True])
+def test_a_grid_table_s_weights_come_from_its_grid(key, numpy_path):
+    """normalised_matching reads a grid table's weights from the grid (not from its gathered
+    coordinates): the same value, to the last bit, as the coordinate table of the same cells —
+    for a grid and its transpose (a strided view), with both kernels."""
+    rng = np.random.default_rng(11)
+    grid = rng.integers(0, 6, (90, 120)) * (rng.random((90, 120)) < 0.5)
+    counting.FORCE_KERNEL = "numpy" if numpy_path else None
+    try:
+        for by_grid in (metrics.Contingency.from_table(grid), metrics.Contingency.from_table(grid).T):
+            by_cells = metrics.Contingency(by_grid.rows, by_grid.cols, by_grid.values, by_grid.row_labels,
+                                           by_grid.col_labels)
+            assert by_grid.grid is not None and by_cells.grid is None
+            assert metrics.evaluate(by_grid, [key])[key] == metrics.evaluate(by_cells, [key])[key]
+    finally:
+        counting.FORCE_KERNEL = None

@@ -90,6 +90,7 @@ def mark_best(w, k, mask):
     kc = min(k, n_r)
     col_vals = np.zeros((n_c, kc))
     col_idx = np.full((n_c, kc), -1, dtype=np.int64)
+    col_last = np.zeros(n_c)  # each column's k-th best so far, read by every cell: kept contiguous
     row_vals = np.zeros(kr)
     row_idx = np.full(kr, -1, dtype=np.int64)
     marked = 0
@@ -99,21 +100,23 @@ def mark_best(w, k, mask):
         row = w[i]
         # Each row starts its scan at its own offset, so that equal cells (a count repeated
         # across a row, divided by the same class size) go to different columns in different
-        # rows rather than all to the first ones.
+        # rows rather than all to the first ones: the two stretches, from the offset on, then
+        # up to it.
         start = (i * n_c) // n_r
-        for q in range(n_c):
-            j = q + start
-            if j >= n_c:
-                j -= n_c
-            x = row[j]
-            if x > row_vals[kr - 1]:
-                _insert(row_vals, row_idx, kr, x, j)
-            last = col_vals[j, kc - 1]
-            # Columns see the rows in order: a tie with the column's last candidate replaces it
-            # one time in four (by a hash of the cell), so that equal cells spread over the rows
-            # instead of all going to the first ones.
-            if x > last or (x == last and x > 0.0 and ((i * 40503 + j * 9973) >> 3) & 3 == 0):
-                _insert(col_vals[j], col_idx[j], kc, x, i)
+        for stretch in range(2):
+            lo = start if stretch == 0 else 0
+            hi = n_c if stretch == 0 else start
+            for j in range(lo, hi):
+                x = row[j]
+                if x > row_vals[kr - 1]:
+                    _insert(row_vals, row_idx, kr, x, j)
+                last = col_last[j]
+                # Columns see the rows in order: a tie with the column's last candidate replaces
+                # it one time in four (by a hash of the cell), so that equal cells spread over
+                # the rows instead of all going to the first ones.
+                if x > last or (x == last and x > 0.0 and ((i * 40503 + j * 9973) >> 3) & 3 == 0):
+                    _insert(col_vals[j], col_idx[j], kc, x, i)
+                    col_last[j] = col_vals[j, kc - 1]
         for q in range(kr):
             j = row_idx[q]
             if j >= 0 and not mask[i, j]:
