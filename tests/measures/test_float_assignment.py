@@ -217,3 +217,42 @@ def test_a_grid_table_s_weights_come_from_its_grid(key, numpy_path):
             assert metrics.evaluate(by_grid, [key])[key] == metrics.evaluate(by_cells, [key])[key]
     finally:
         counting.FORCE_KERNEL = None
+
+
+def test_a_fresh_process_loads_its_kernels_from_the_disk_cache(tmp_path):
+    """Item 6 of issue 26 (no compile wait) for these kernels too: a second fresh process running
+    NCA and PSI of a big table compiles nothing, every kernel of this module a cache hit."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import json
+        import numpy as np
+        import metrics
+        from metrics.core.kernels import counting, float_assignment
+        counting.load_compiled()
+        grid = np.random.default_rng(0).integers(0, 20, (120, 120))
+        metrics.evaluate(metrics.Contingency.from_table(grid), ["nca", "psi"])
+        out = {}
+        for name in dir(float_assignment):
+            kernel = getattr(float_assignment, name)
+            if hasattr(kernel, "stats") and kernel.signatures:
+                out[name] = [sum(kernel.stats.cache_hits.values()), sum(kernel.stats.cache_misses.values())]
+        print(json.dumps(out))
+    """)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run() -> dict:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    first = run()
+    second = run()
+    assert {"mark_best", "csr_of_mask", "sparse_assignment", "certify"} <= set(second), sorted(second)
+    assert any(misses for _, misses in first.values())
+    for name, (hits, misses) in second.items():
+        assert misses == 0 and hits >= 1, (name, hits, misses)
