@@ -48,10 +48,10 @@ ROUNDS = 12
 MAX_CANDIDATE_SHARE = 0.25
 # Cell relaxations of the sparse solves, all rounds together, per cell of the matrix: past them
 # the caller's dense solve takes over. PSI's weights n_ij / max(a_i, b_j) of a dense 1000 × 1000
-# table of counts 0–19 take about 4 per cell over all rounds; a table of counts 0–2 (ties
-# everywhere) does not converge within 8 and so loses about the time of 8 (some tens of ms) by
-# trying first.
-STEPS_PER_CELL = 8.0
+# table of counts 0–19 take 3–5 per cell over all rounds, up to 9 where a cold round follows the
+# warm ones (one of eight random tables); a table of counts 0–2 (ties everywhere) does not
+# converge within 12 and so loses some tens of ms by trying first.
+STEPS_PER_CELL = 12.0
 # Rounds of augmenting row reduction before the searches: each row it places costs a scan of its
 # cells, where a search from it explores hundreds of rows when the weights are nearly equal (at
 # 1000 × 1000, 16 rounds halve the first solve's time against JV's 2).
@@ -456,12 +456,15 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
             return value
         if added == 0 and not warm:
             return None  # the bound is off by more than rounding, yet no cell is named: dense
-        # New cells: the next round starts from this one's matching (warm) while warm rounds
-        # close the gap. A warm round's answer can fall short where a freed column kept its
-        # price (_repair): when the gap grew, or no cell was added after a warm round, the next
-        # round solves from cold, which the certificate then accepts.
+        # New cells: the next round starts from this one's matching (warm). A warm round's answer
+        # can fall short where a freed column kept its price (_repair): when the gap grew (stale
+        # prices piling up, as in tables of ties everywhere), or no cell was added after a warm
+        # round, the next round solves from cold, which the certificate then accepts — except
+        # in the last rounds' tail (gap below 1e-6 of the bound), where a few cells are still
+        # coming in and a cold solve would cost the most (going cold at any growth sent one of
+        # eight random 1000 × 1000 PSI tables to the fallback, its gap of 6e-7 growing by 4 %).
         gap = bound - value
-        warm = added > 0 and gap < last_gap
+        warm = added > 0 and (gap < last_gap or gap < 1e-6 * bound)
         last_gap = gap
         marked += added
     return None
