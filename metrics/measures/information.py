@@ -380,7 +380,7 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
             return div(total if total.ndim else float(total), n, 0.0)
         k = np.where(summed, 0.0, k)  # the others through betaln below; these add 0 there
     else:
-        total = 0.0
+        total = np.zeros(s.shape[:-1])
     # log C(s + k, k) is exactly 0 when s = 0 (an empty, padded size) or k = 0 (one class).
     whole = (s > 0) & (k > 0)
     logs = np.where(whole, -np.log(s + k + 1) - betaln(np.where(whole, s, 1.0) + 1, k + 1), 0.0)

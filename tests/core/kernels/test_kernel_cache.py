@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("numba", reason="numba (the `fast` extra) is not installed")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Runs every compiled kernel of the counting, the grid summary, the grid cell sums and the matchings once (numba
 # forced), then prints each kernel's cache hits and misses, and where its cache lives.
