@@ -2,12 +2,11 @@
 
 A link the app makes determines the page it opens (``dashboard.ui.state``: what it does not name
 takes its default), so an explore link names the state its step needs; the state helpers below
-spell out every parameter of the target page at the value the step relies on. The target page
-drops the values that are its defaults from the address bar at once, on arrival
-(``dashboard.ui.state.page_state``), so :func:`explore` leaves them out of the link: the address
-the link opens is the address the page keeps, the browser's history holds one entry for the page
-and Back returns to the step in one press. A link to a page's defaults names one of them, the
-page's anchor (:data:`ANCHORS`), which the page keeps in its address bar.
+spell out every parameter of the target page at the value the step relies on. :func:`explore`
+leaves the values that are the page's defaults out of the link, and a link whose whole state is
+the defaults carries the link mark instead (``dashboard.ui.state.link_params``). The target page
+leaves the address as the link wrote it (``dashboard.ui.state``, "One history entry per link"),
+so the browser's history holds one entry for the page and Back returns to the step in one press.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import metrics
 from dashboard.chance import vocabulary as cvocab
 from dashboard.generator import views as gv
 from dashboard.ui.controls import UNITS, Settings
+from dashboard.ui.state import LINK_MARK
 from metrics.papers import gallery
 
 PAGE = "app_pages/learn/lesson.py"
@@ -101,23 +101,15 @@ DEFAULTS: dict[str, dict[str, str | list[str]]] = {
     GALLERY: {"gal_p": list(gallery.PAPERS), "gal_open": "false"},
 }
 
-# The parameter a link to a page's defaults names (at its default), one per page of DEFAULTS: a
-# keyed option (a bound widget's default would be dropped from the address by Streamlit's browser
-# side), the page's first choice. A link must name something of the page — one that names nothing
-# is a return, which brings back the session's last state — and the only other way, the link mark,
-# is removed on arrival: a second history entry (see ``state._drop_defaults_from_url``).
-ANCHORS: dict[str, str] = {COMPARE: "a", TABLE_LAB: "preset", PROPERTY_CHECKER: "p_m", GENERATOR_LAB: "g_x",
-                           FUZZY_LAB: "fz_scheme", CHANCE: "ch_sm", GALLERY: "gal_p"}
-
 
 def explore(page: str, label: str, state: dict, settings: Settings) -> Link:
     """An "explore this" link to ``page`` in ``state``: the values that are the page's defaults left
-    out (:data:`DEFAULTS`), the sidebar's settings carried; a state that is all defaults names the
-    page's anchor (:data:`ANCHORS`)."""
+    out (:data:`DEFAULTS`), the sidebar's settings carried; a state that is all defaults is named by
+    the link mark (a link that names nothing would be a return, bringing back the session's state)."""
     defaults = DEFAULTS[page]
     named = {k: v for k, v in state.items() if _text(v) != _text(defaults.get(k))}
     if not named:
-        named = {ANCHORS[page]: defaults[ANCHORS[page]]}
+        named = {LINK_MARK: "1"}
     return Link(page, label, {**named, **shared_params(settings)})
 
 

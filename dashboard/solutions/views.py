@@ -209,10 +209,15 @@ def real_solutions(data: str, algorithms: tuple[str, ...], k_lo: int, k_hi: int,
 
 def real_data_link_params(data: str, algorithms: list[str], k_range: tuple[int, int], standardize: bool, seed: int,
                           keys: list[str]) -> dict:
-    """The Solutions page's parameters that reproduce the Real data page's runs (its link)."""
-    return {"sol_src": "real", "sol_data": data, "sol_algo": list(algorithms),
-            "sol_k": [str(int(k_range[0])), str(int(k_range[1]))], "sol_std": str(bool(standardize)).lower(),
-            "sol_seed": str(int(seed)), "sol_m": list(keys)}
+    """The Solutions page's parameters that reproduce the Real data page's runs (its link). The
+    values at the Solutions page's defaults (:data:`DEFAULT_REAL`) are left out: the link opens the
+    page at them anyway, and the address it writes is the one the page keeps."""
+    state = {"sol_data": data, "sol_algo": list(algorithms), "sol_k": (int(k_range[0]), int(k_range[1])),
+             "sol_std": bool(standardize), "sol_seed": int(seed)}
+    named = {k: v for k, v in state.items() if v != DEFAULT_REAL[k]}
+    text = {k: [str(x) for x in v] if isinstance(v, (list, tuple)) else str(v).lower() if isinstance(v, bool) else str(v)
+            for k, v in named.items()}
+    return {"sol_src": "real", **text, "sol_m": list(keys)}
 
 
 # ---------------------------------------------------------------- uploads

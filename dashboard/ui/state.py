@@ -20,12 +20,12 @@ edited table, an upload's widgets — and go with them.
 
 How a page is entered decides where its state comes from:
 
-* **A link** fully determines the page. Every link the app makes — scenario cards, lesson steps,
-  gallery entries, the Table lab's "compare this table" — is built with :func:`link_params` or
-  :func:`page_link`, which mark it; a URL that names any of the page's own parameters when the page
-  is entered counts as a link too. Each parameter the link names takes the link's value, **every
-  other one its default**, and the page's derived session state is dropped: nothing of an earlier
-  visit survives.
+* **A link** fully determines the page. A URL that names any of the page's own parameters when the
+  page is entered is a link; so is one that carries the link mark (``link=1``), which the app's
+  links that name nothing of their page add (:func:`link_params`, :func:`page_link`: Home's
+  "Compare" card, the gallery's links to a page's defaults). Each parameter the link names takes
+  the link's value, **every other one its default**, and the page's derived session state is
+  dropped: nothing of an earlier visit survives.
 * **The sidebar's settings** (``log``, ``beta``: the unit of information and β) are the reader's,
   not a page's: they stay as set across pages, links and resets. Links the app makes carry them, so
   a link copied from the app reproduces them in a new browser. (Streamlit itself keeps a bound
@@ -47,11 +47,26 @@ For page authors:
 2. Draw bound widgets with ``key=<name>, bind="query-params"``; keyed options as
    ``url_state(name)`` / widget without a default / ``url_commit(name)``.
 3. Make links with :func:`page_link` (or ``st.page_link(..., query_params=link_params(params))``).
-   A link to the page it is on must carry the mark: the browser keeps its widgets' values over a
-   same-page link's URL, and only the mark makes the page replace them.
+   A link to the page it is on must carry the mark (``link_params(..., same_page=True)``;
+   :func:`page_link` sees it): the browser keeps its widgets' values over a same-page link's URL,
+   and only the mark makes the page replace them.
 4. No ``st.stop()`` above a widget (see below); end that part of the page with an ``if`` instead.
 5. Tabs a link may open: ``st.tabs(labels, key=<name>, bind="query-params")``, declared with the
    first label as default; ``if tab.open:`` runs only the open one.
+
+One history entry per link
+--------------------------
+A link from another page costs the browser's history one entry, and one Back returns to the page
+it was on, only if the run that opens the page leaves the address as the link wrote it.
+Streamlit's browser side adds an entry for every change of the address a run makes, and one made
+early in the run may be written under the path of the page the browser still shows (the link's
+own page) before the new page's path. So on arrival the address is not touched: the link mark
+stays (:func:`enter`; it counts on arrival only), a value the link names at its default stays
+until a control moves (:func:`url_commit` leaves a default the address already names, and does
+not add a value the page decided, e.g. the first cluster of the table the link named), and a page
+that writes its own parameters (the lesson's ``step``) writes them on arrival only where the
+address does not say them yet. (A bound widget's default that a link names leaves Streamlit's
+server copy of the address without a message to the browser: no entry either.)
 
 Links are validated before any widget sees them
 ------------------------------------------------
@@ -97,7 +112,9 @@ _PAGE = "_state_page"        # the page the last full run drew (dashboard/app.py
 _ENTRY = "_state_entry"      # how that run entered it: {"arriving": bool, "marked": bool}
 _ENTERED = "_state_entered"  # whether the last full run entered its page (not consumed, unlike _ENTRY)
 _DECLARED_PAGE = "_state_declared"  # the page whose declaration url_state/url_commit consult
-LINK_MARK = "link"           # the URL parameter that marks a link the app made (removed on arrival)
+LINK_MARK = "link"           # the URL parameter that marks a link to a page that names nothing of it
+_MARK_KEPT = "_state_mark_kept"  # whether the address still holds the mark its page was entered with
+_DECIDED = "_state_decided"  # name → the value the page decided for a link that named none (not in the URL)
 MAX_TEXT = 200               # characters of one URL value (a name, a choice) unless a Param says more
 MAX_TABLE_TEXT = 20_000      # characters of a table in a URL (400 cells with names)
 MAX_VALUES = 100             # values of a repeated parameter (?m=a&m=b…)
@@ -276,14 +293,28 @@ def enter(page: str) -> None:
 
     Pages that declare their state read it in :func:`page_state`; doing it here, for every page,
     means a page without a declaration (or a run stopped early) cannot hide an arrival.
+
+    The link mark is read, never removed, on arrival: any change of the address the arrival's run
+    makes is a second history entry (see "One history entry per link" above). Left in the address,
+    it is no link on the page's later runs (:data:`_MARK_KEPT`); a same-page link's mark, which
+    only the mark tells from a rerun, is taken out as before.
     """
     ss = st.session_state
-    ss[_ENTRY] = {"arriving": ss.get(_PAGE) != page, "marked": LINK_MARK in st.query_params}
-    ss[_ENTERED] = ss[_ENTRY]["arriving"]
+    arriving = ss.get(_PAGE) != page
+    has_mark = LINK_MARK in st.query_params
+    if arriving:
+        ss[_MARK_KEPT] = has_mark
+        marked = has_mark
+    else:
+        marked = has_mark and not ss.get(_MARK_KEPT)
+        if marked:
+            del st.query_params[LINK_MARK]
+        elif not has_mark:
+            ss[_MARK_KEPT] = False
+    ss[_ENTRY] = {"arriving": arriving, "marked": marked}
+    ss[_ENTERED] = arriving
     ss[_PAGE] = page
     ss[_DECLARED_PAGE] = None
-    if LINK_MARK in st.query_params:
-        del st.query_params[LINK_MARK]
 
 
 def page_state(page: str, *params: Param, clear: Iterable[str] = ()) -> PageState:
@@ -301,7 +332,9 @@ def page_state(page: str, *params: Param, clear: Iterable[str] = ()) -> PageStat
     named = any(p.name in st.query_params for p in decl.params)
     if entry["marked"] or (entry["arriving"] and named):
         _open_link(decl, same_page=not entry["arriving"])
-        _drop_defaults_from_url(decl)
+        ss[_DECIDED] = {}
+    elif entry["arriving"]:
+        ss.pop(_DECIDED, None)  # a return writes the state it brings back
     # (otherwise a return, or a rerun on the page: the widgets and the kept values hold the state)
     _reset_button(decl)
     return decl
@@ -319,36 +352,6 @@ def _is_default(p: Param, raw: list[str]) -> bool:
     if isinstance(d, (list, tuple)):
         return raw == [str(x) for x in d]
     return raw == [str(d)]
-
-
-def _drop_defaults_from_url(decl: PageState) -> None:
-    """On arrival by a link: the values the link names at their defaults leave the address bar in
-    ONE write. The browser adds a history entry for every change of the URL a run makes outside a
-    Back/Forward navigation, and the widgets would otherwise drop them one by one
-    (:func:`url_commit`), each a step that Back has to go through before it leaves the page.
-
-    A link that names nothing of the page but defaults keeps them (:data:`LINK_MARK` aside): they
-    are what makes it a link to the defaults rather than a return, and dropping them would leave
-    an address with no parameter — Streamlit's browser side writes such an address under the page
-    the browser still shows (the link's own page), a second history entry whatever the order.
-    (Streamlit drops a bound widget's default from the address itself: such a link names a keyed
-    option, as the lesson's do — ``dashboard.lesson.links.ANCHORS``.)"""
-    kept: dict[str, str | list[str]] = {}
-    dropped = False
-    for name in list(st.query_params):
-        raw = st.query_params.get_all(name)
-        p = decl.param(name)
-        if p is not None and _is_default(p, raw):
-            dropped = True
-            continue
-        kept[name] = raw if len(raw) > 1 else raw[0]
-    if dropped and not {p.name for p in decl.params} & set(kept):
-        return  # only defaults of this page named: kept as the link wrote them
-    if dropped:
-        written = st.session_state.get(_WRITTEN, {})
-        for name in set(st.query_params) - set(kept):
-            written.pop(name, None)
-        st.query_params.from_dict(kept)
 
 
 def _validate_link(decl: PageState) -> None:
@@ -448,17 +451,21 @@ def _reset_button(decl: PageState) -> None:
 
 
 # ---------------------------------------------------------------- links
-def link_params(params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def link_params(params: Mapping[str, Any] | None = None, same_page: bool = False) -> dict[str, Any]:
     """The query parameters of a link the app makes: ``params``, the sidebar's current settings
-    (where not at their defaults and not named), and the mark that makes the target page open in
-    exactly this state — what the link does not name takes its default."""
-    out = dict(params or {})
+    (where not at their defaults and not named), and — for a link that names nothing of its page,
+    or one to the page it is on (``same_page``) — the mark that makes the target page open in
+    exactly this state: what the link does not name takes its default. A link that names any of
+    its page's parameters needs no mark: arriving with them is a link (:func:`page_state`)."""
+    named = dict(params or {})
+    out = dict(named)
     ss = st.session_state
     for p in SETTINGS:
         value = ss.get(p.name, p.default)
         if p.name not in out and value != p.default:
             out[p.name] = f"{value:g}" if isinstance(value, float) else str(value)
-    out[LINK_MARK] = "1"
+    if same_page or not {k for k in named if k not in {s.name for s in SETTINGS}}:
+        out[LINK_MARK] = "1"
     return out
 
 
@@ -477,7 +484,9 @@ def app_page(script: str, **kwargs) -> st.Page:
 
 def page_link(page: str, label: str, params: Mapping[str, Any] | None = None, **kwargs) -> None:
     """``st.page_link`` to ``page`` as a link that determines its state (see :func:`link_params`)."""
-    st.page_link(_PAGES.get(page, page), label=label, query_params=link_params(params), **kwargs)
+    target = _PAGES.get(page, page)
+    here = isinstance(target, st.Page) and (target.url_path or "home") == st.session_state.get(_PAGE)
+    st.page_link(target, label=label, query_params=link_params(params, same_page=here), **kwargs)
 
 
 # ---------------------------------------------------------------- keyed options (the URL by hand)
@@ -564,12 +573,19 @@ def url_commit(name: str, default=_UNSET) -> None:
         default = p.default if p else None
     value = st.session_state.get(name)
     st.session_state.setdefault(_SHADOW, {})[name] = value
+    decided = st.session_state.get(_DECIDED)
+    if default is None and decided is not None and name not in st.query_params and decided.get(name, value) == value:
+        # The page decided it (the first cluster of the table a link named) as it opened by that
+        # link, which does not name it: a write would be a second history entry. A copy of the
+        # address decides the same; written once the reader (or a new decision) changes it.
+        decided[name] = value
+        return
     text = list(value) if isinstance(value, (list, tuple)) else None if value is None else str(value)
     if value is None or value == default or (isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
                                              and list(value) == list(default)):
         if text is not None and st.query_params.get_all(name) == (text if isinstance(text, list) else [text]):
-            # A default the address bar already names (a link to the defaults, see
-            # _drop_defaults_from_url) stays: the address says the same, and a write is a history entry.
+            # A default the address bar already names (a link named it) stays: the address says the
+            # same, and a write is a history entry ("One history entry per link" above).
             st.session_state.setdefault(_WRITTEN, {})[name] = text
             return
         set_param(name, None)

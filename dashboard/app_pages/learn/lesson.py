@@ -14,7 +14,7 @@ from dashboard.papers import facts
 from dashboard.ui.controls import shared_controls
 from dashboard.ui.figures.export import show_chart
 from dashboard.ui.safe_text import md
-from dashboard.ui.state import Param, page_state
+from dashboard.ui.state import Param, entered, page_state
 
 page_state("lesson", Param("step", None, what="step"), Param("present", None, what="presenter view"),
            Param("reveal", None, what="reveal"))  # Reset → step 1, out of the presenter view
@@ -33,13 +33,16 @@ for name, bad in (("present", present_note), ("reveal", reveal_note)):
     if bad and name in st.query_params:
         del st.query_params[name]
 ss["step"], ss["present"] = str(n), "1" if present else None
-# The address bar names the step shown, on every run: a page link to this same page (Back, Next)
-# reruns it with the link's parameters but leaves the browser's address as it was until the page
-# writes them. Written even when unchanged here: the write sends the address to the browser, which
-# adds a history entry only when it differs from the one shown — one entry per step.
-st.query_params["step"] = str(n)
-if present:
-    st.query_params["present"] = "1"
+# The address bar names the step shown. A page link to this same page (Back, Next) reruns it with
+# the link's parameters but leaves the browser's address as it was until the page writes them:
+# written even when unchanged there (the browser adds a history entry only when it differs from the
+# address shown — one entry per step). Not on arrival from another page when the address already
+# says it: the browser may still show the page the link was on, and a write then is a history
+# entry under that page's path — Back twice (ui/state.py, "One history entry per link").
+wanted = {"step": str(n), **({"present": "1"} if present else {})}
+if not entered() or any(st.query_params.get(k) != v for k, v in wanted.items()):
+    for k, v in wanted.items():
+        st.query_params[k] = v
 step = ls.STEPS[n - 1]
 view = ls.build_view(n, settings)
 shown_key = f"lesson_revealed_{step.key}"

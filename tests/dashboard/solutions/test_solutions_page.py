@@ -267,7 +267,7 @@ def test_compare_link_opens_two_presets_by_name():
     at.selectbox(key="sol_b").set_value("extreme_no_knowledge").run()
     params = link_params(at, "compare")
     assert params["a"] == ["extreme_singletons"] and params["b"] == ["extreme_no_knowledge"]
-    assert params["m"] == KEYS and params["link"] == ["1"]
+    assert params["m"] == KEYS and "link" not in params   # it names Compare's parameters: no mark needed
     cmp = open_app(COMPARE, 60, params)
     no_trouble(cmp)
     assert (cmp.selectbox(key="a").value, cmp.selectbox(key="b").value) == ("extreme_singletons",
@@ -319,8 +319,7 @@ def test_the_real_data_link_reproduces_its_runs():
     no_trouble(real)
     params = link_params(real, "solutions")
     assert params == {"sol_src": ["real"], "sol_data": ["wine"], "sol_algo": ["kmeans", "random"],
-                      "sol_k": ["3", "5"], "sol_std": ["false"], "sol_seed": ["7"], "sol_m": ["vi", "ari", "v_measure"],
-                      "link": ["1"]}
+                      "sol_k": ["3", "5"], "sol_std": ["false"], "sol_seed": ["7"], "sol_m": ["vi", "ari", "v_measure"]}
     at = open_app(PAGE, 180, params)
     no_trouble(at)
     bunch = datasets.load_wine()
@@ -330,6 +329,18 @@ def test_the_real_data_link_reproduces_its_runs():
     check_verdict(at, metrics.compare_solutions(gold, runs, ["vi", "ari", "v_measure"]))
     assert at.slider(key="sol_k").value == (3, 5) and at.toggle(key="sol_std").value is False
     assert at.number_input(key="sol_seed").value == 7
+
+
+def test_the_real_data_link_names_no_default_of_the_solutions_page():
+    """At the Real data page's own defaults, the link leaves out what are the Solutions page's
+    defaults too, opens the same runs, and the page keeps the address the link wrote."""
+    real = open_app(REAL, 180, {"rd_k": ["2", "10"], "rd_m": ["vi", "ari"]})
+    params = link_params(real, "solutions")
+    assert params == {"sol_src": ["real"], "sol_m": ["vi", "ari"]}
+    at = open_app(PAGE, 180, params)
+    no_trouble(at)
+    assert dict(at.query_params) == {"sol_src": "real", "sol_m": ["vi", "ari"]}     # kept as the link wrote it
+    assert at.slider(key="sol_k").value == sv.DEFAULT_REAL["sol_k"] and at.toggle(key="sol_std").value is True
 
 
 def test_a_link_determines_the_page_whatever_the_session_held():
