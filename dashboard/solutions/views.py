@@ -215,7 +215,8 @@ def real_data_link_params(data: str, algorithms: list[str], k_range: tuple[int, 
     state = {"sol_data": data, "sol_algo": list(algorithms), "sol_k": (int(k_range[0]), int(k_range[1])),
              "sol_std": bool(standardize), "sol_seed": int(seed)}
     named = {k: v for k, v in state.items() if v != DEFAULT_REAL[k]}
-    text = {k: [str(x) for x in v] if isinstance(v, (list, tuple)) else str(v).lower() if isinstance(v, bool) else str(v)
+    text = {k: [str(x) for x in v] if isinstance(v, (list, tuple))
+            else str(v).lower() if isinstance(v, bool) else str(v)
             for k, v in named.items()}
     return {"sol_src": "real", **text, "sol_m": list(keys)}
 

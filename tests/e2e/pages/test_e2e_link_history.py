@@ -32,8 +32,9 @@ LINKS_JS = """() => [...document.querySelectorAll('[data-testid="stPageLink"] a'
 
 # What may still change while a page runs: the address, the history's length, the links drawn,
 # and whether Streamlit shows its running indicator.
-STATE_JS = """() => [location.href, history.length, document.querySelectorAll('[data-testid="stPageLink"]').length,
-  !!document.querySelector('[data-testid="stStatusWidgetRunningIcon"], [data-testid="stStatusWidgetRunningManIcon"]')]"""
+RUNNING = '[data-testid="stStatusWidgetRunningIcon"], [data-testid="stStatusWidgetRunningManIcon"]'
+STATE_JS = f"""() => [location.href, history.length, document.querySelectorAll('[data-testid="stPageLink"]').length,
+  !!document.querySelector('{RUNNING}')]"""
 
 
 def quiet(page, still: float = 2.0, timeout: float = 180.0) -> None:
