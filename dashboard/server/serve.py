@@ -48,7 +48,8 @@ PRELOAD = (
     "threadpoolctl", "streamlit.emojis", "streamlit.material_icon_names",
     "metrics", "metrics.chance", "metrics.papers.experiments", "metrics.papers.gallery", "metrics.papers.generators",
     "metrics.io", "metrics.properties", "metrics.chance.models", "metrics.solutions", "metrics.core.digest",
-    "metrics.core.kernels.compiled", "metrics.core.kernels.cell_stats", "metrics.measures.emi_compiled",
+    "metrics.core.kernels.compiled", "metrics.core.kernels.cell_stats", "metrics.core.kernels.float_assignment",
+    "metrics.measures.emi_compiled",
     "metrics.papers.dcv", "metrics.papers.playground",
 )
 
