@@ -330,6 +330,19 @@ def _heap_pop(keys, nodes, size):
     return size
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _pop_nearest(keys, nodes, size, state, d):
+    """(the nearest column not settled yet, the heap's new size): roots popped until one is
+    neither settled (``state`` 2) nor stale (its key no longer its distance ``d``); −1 if none."""
+    while size > 0:
+        key = keys[0]
+        node = nodes[0]
+        size = _heap_pop(keys, nodes, size)
+        if state[node] != 2 and key == d[node]:
+            return node, size
+    return -1, size
+
+
 @njit(cache=True, nogil=True)
 def csr_order(keys, n_keys):
     """The stable order that sorts ``keys`` (ints in 0..n_keys − 1) and the CSR index pointer of
@@ -428,14 +441,7 @@ def sparse_max_weight_matching(indptr, indices, weights, n_cols, max_steps):
                 pred[k] = row
                 size = _heap_push(heap_keys, heap_nodes, size, h, k)
             # Settle the nearest column not settled yet (stale heap entries skipped).
-            j = -1
-            while size > 0:
-                key = heap_keys[0]
-                node = heap_nodes[0]
-                size = _heap_pop(heap_keys, heap_nodes, size)
-                if state[node] != 2 and key == d[node]:
-                    j = node
-                    break
+            j, size = _pop_nearest(heap_keys, heap_nodes, size, state, d)
             dmin = d[j]
             if row_of[j] < 0:
                 end = j

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .compiled import _flip_path, _heap_pop, _heap_push
+from .compiled import _flip_path, _heap_push, _pop_nearest
 
 # Candidates per row and per column. Five already holds the optimum of most count tables; a
 # miss costs one more round on the few cells the certificate names.
@@ -302,14 +302,7 @@ def sparse_assignment(indptr, indices, weights, n_cols, top, max_steps, v, col_o
                 pred[k] = row
                 pred_cost[k] = c
                 size = _heap_push(heap_keys, heap_nodes, size, h, k)
-            j = -1
-            while size > 0:
-                key = heap_keys[0]
-                node = heap_nodes[0]
-                size = _heap_pop(heap_keys, heap_nodes, size)
-                if state[node] != 2 and key == d[node]:
-                    j = node
-                    break
+            j, size = _pop_nearest(heap_keys, heap_nodes, size, state, d)
             dmin = d[j]
             if row_of[j] < 0:
                 end = j
