@@ -49,6 +49,7 @@ PRELOAD = (
     "metrics", "metrics.chance", "metrics.papers.experiments", "metrics.papers.gallery", "metrics.papers.generators",
     "metrics.io", "metrics.properties", "metrics.chance.models", "metrics.solutions", "metrics.core.digest",
     "metrics.core.kernels.compiled", "metrics.core.kernels.cell_stats", "metrics.core.kernels.float_assignment",
+    "metrics.core.kernels.line_maxima",
     "metrics.measures.emi_compiled",
     "metrics.papers.dcv", "metrics.papers.playground",
 )

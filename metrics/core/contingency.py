@@ -285,16 +285,25 @@ class Contingency(CellStats, MergeableTable):
         path makes and turns back into a grid: the same table, to the last bit. None where
         the general path must decide — a negative cell, a total that might pass ``MAX_TOTAL``,
         an all-zero table, labels of the wrong length — and say why."""
-        if arr.dtype.kind == "i" and arr.min() < 0:
-            return None
-        top = int(arr.max())
-        if top == 0 or top * arr.size >= MAX_TOTAL:
-            return None
         row_labels = range(arr.shape[0]) if row_labels is None else list(row_labels)
         col_labels = range(arr.shape[1]) if col_labels is None else list(col_labels)
         if (len(row_labels), len(col_labels)) != arr.shape:
             return None
-        return cls._from_grid(np.array(arr, dtype=np.int64, order="C"), list(row_labels), list(col_labels))
+        # The copy first: a big grid's one compiled pass over it (the summary every table
+        # needs) then also finds its smallest and largest cells, where numpy makes two passes.
+        if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) >= 1 << 63:
+            return None  # past int64: the general path says why
+        grid = np.array(arr, dtype=np.int64, order="C")
+        summary = compiled_summary(grid)
+        if summary is None:  # small, no numba, or a negative cell
+            if grid.min() < 0:
+                return None
+            top = int(grid.max())
+        else:
+            top = int(summary[1].max(initial=0))
+        if top == 0 or top * grid.size >= MAX_TOTAL:
+            return None
+        return cls._from_grid(grid, list(row_labels), list(col_labels), summary=summary)
 
     @classmethod
     def _from_cells(cls, rows, cols, vals, shape, row_labels=None, col_labels=None) -> Contingency:

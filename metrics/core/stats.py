@@ -171,7 +171,11 @@ def histogram_pays(top: float, n_cells: int) -> bool:
     """Whether whole-count cells with largest value ``top`` are better summed by a histogram
     of the values 0 … top (one pass, then one term per distinct value) than cell by cell:
     it bounds the histogram to a few times the cells, however large one count is."""
-    return top <= 4 * n_cells + 1024
+    return top < _histogram_limit(n_cells)
+
+
+def _histogram_limit(n_cells: int) -> int:
+    return 4 * n_cells + 1025
 
 
 # Cells per block when a measure walks a grid table's cells (512 KiB of float64).
@@ -180,8 +184,8 @@ _BLOCK_CELLS = 1 << 16
 # (compiled_summary) and their per-cell sums (CellStats.compiled_cell_stats) from compiled
 # passes, where numba is installed.
 _COMPILED_CELLS = 1 << 16
-# Counts 0 … cap − 1 are histogrammed in the compiled summary pass (a table with a bigger
-# cell gets its histogram from numpy's bincount, when it asks for it).
+# The compiled summary pass's histogram starts this long, grown as bigger cells come
+# (up to what histogram_pays allows).
 _SUMMARY_HIST_CAP = 1 << 12
 
 
@@ -524,15 +528,17 @@ class CellStats(TableStats):
 def compiled_summary(grid: np.ndarray):
     """(row sums, row maxima, column sums, column maxima, non-zero cells, cell histogram or
     None) of a big integer grid from one compiled pass (:func:`metrics.core.kernels.compiled.grid_summary`),
-    or None: a small or fractional grid, or no numba. The histogram is None when some cell
-    reaches ``_SUMMARY_HIST_CAP`` (the numpy bincount then sizes it, if it is kept at all)."""
+    or None: a small or fractional grid, a negative cell, or no numba. The histogram is None when some cell
+    is past what :func:`histogram_pays` allows."""
     if grid.size < _COMPILED_CELLS or grid.dtype.kind not in "iu" or grid.size == 0:
         return None
     kernels = counting.compiled_kernels()
     if kernels is None:
         return None
-    row_sums, row_max, col_sums, col_max, nonzero, hist, complete = kernels.grid_summary(
-        np.ascontiguousarray(grid), _SUMMARY_HIST_CAP)
+    row_sums, row_max, col_sums, col_max, nonzero, hist, complete, low = kernels.grid_summary(
+        np.ascontiguousarray(grid), _SUMMARY_HIST_CAP, _histogram_limit(grid.size))
+    if low < 0:
+        return None  # not a count grid: the caller's checks refuse it
     return row_sums, row_max, col_sums, col_max, int(nonzero), hist if complete else None
 
 

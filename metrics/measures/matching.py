@@ -223,6 +223,29 @@ def max_assignment_batch(weights: np.ndarray) -> np.ndarray:
     return out
 
 
+def line_maxima_matching(t: Contingency, kind: str):
+    """The maximum-weight matching of a big integer grid's ``kind`` of weights ("count",
+    "share_of_class": n_ij / a_i, "share_of_larger": n_ij / max(a_i, b_j)) when each line of its
+    shorter side has its best cell in a line of its own — then those cells are the matching,
+    certified by one compiled pass over the counts (:mod:`metrics.core.kernels.line_maxima`) —
+    else None: the assignment solvers take over."""
+    grid = t.grid
+    if grid is None or grid.dtype.kind not in "iu" or min(grid.shape) < _COMPILED_MATCHING_SIZE:
+        return None
+    if counting.compiled_kernels(None) is None:  # one pass: not worth loading numba for
+        return None
+    from ..core.kernels import line_maxima  # numba is there: the kernels above loaded
+
+    code = {"count": line_maxima.COUNT, "share_of_class": line_maxima.SHARE_OF_CLASS,
+            "share_of_larger": line_maxima.SHARE_OF_LARGER}[kind]
+    # By rows, n_ij / a_i has its best cells where the counts do: one pass serves ε and NCA.
+    shared = line_maxima.COUNT if code == line_maxima.SHARE_OF_CLASS and grid.shape[0] <= grid.shape[1] \
+        else code
+    cells = t.memo(f"line_best_cells:{shared}",
+                   lambda t: line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, shared))
+    return line_maxima.by_line_maxima(grid, t.row_sums, cells, code)
+
+
 def matched_mass(t):
     """max over one-to-one class→cluster maps σ of Σ n_{i,σ(i)} (unmatched allowed)."""
     if isinstance(t, TableBatch):
@@ -231,6 +254,10 @@ def matched_mass(t):
         return 0
     n_r, n_c = t.shape
     if n_r * n_c <= _DENSE_MATCHING_CELLS:
+        if t.grid is not None:
+            value = line_maxima_matching(t, "count")
+            if value is not None:
+                return value
         return _dense_matching(t.to_dense() if t.grid is None else t.grid)  # read, never written
     try:
         return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", matching_components))

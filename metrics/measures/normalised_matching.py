@@ -39,6 +39,7 @@ from .matching import (
     _lsa_value,
     _sparse_matching,
     epsilon_n,
+    line_maxima_matching,
     matching_out_of_budget,
     max_assignment_batch,
 )
@@ -55,6 +56,9 @@ def max_weight_matching(t, weight) -> float:
         # A grid table's weights straight from its grid: gathering a 1000 × 1000 grid's
         # coordinates first cost more than NCA's assignment. The same float operations on the
         # same numbers: the same weights.
+        value = _by_line_maxima(t, weight)
+        if value is not None:
+            return value
         counts = t.grid.astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             dense = weight(counts, t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :])
@@ -66,6 +70,11 @@ def max_weight_matching(t, weight) -> float:
         dense[rows, cols] = w
         return _lsa_value(dense)
     return float(_sparse_matching(rows, cols, w, n_r, n_c))
+
+
+def _by_line_maxima(t, weight) -> float | None:
+    kind = "share_of_larger" if weight is _share_of_larger else "share_of_class"
+    return line_maxima_matching(t, kind)
 
 
 def _share_of_class(n, a, b):

@@ -61,12 +61,14 @@ def count_pairs(a, b, hi_a, hi_b, out):
 
 # --------------------------------------------------------------------------- grid summary
 @njit(cache=True, nogil=True)
-def grid_summary(grid, cap):
+def grid_summary(grid, cap, limit):
     """One pass over an integer count grid for what every table needs: row and column
     sums and maxima (int64), the number of non-zero cells, and how many cells hold each
-    count 0 … cap − 1 (``hist``; ``complete`` is False when some cell reaches ``cap``,
-    and ``hist`` is then to be ignored). Cells are counts, never negative (every
-    constructor refuses negative cells), so a cell below ``cap`` indexes the histogram.
+    count 0 … top (``hist``, first ``cap`` long, grown as bigger counts come up to ``limit``
+    entries; ``complete`` is False when some cell reaches ``limit``, and ``hist`` is then to
+    be ignored), and the smallest cell of the rows read (``low``): a negative cell stops the
+    pass at its row — then nothing else is valid, the caller refuses the grid. The growth is for the few
+    big cells of a clustering's dominant matches: the histogram stays one pass.
 
     numpy needs seven passes for these (two sums, two maxima, a count of non-zeros, a
     max and a bincount that first widens the grid to int64); here they are one
@@ -85,21 +87,31 @@ def grid_summary(grid, cap):
         row = grid[i]
         total = np.int64(0)
         top = np.int64(0)
+        low = np.int64(0)
         for j in range(n_cols):
             x = np.int64(row[j])
             total += x
             top = max(top, x)
+            low = min(low, x)
             col_sums[j] += x
             col_max[j] = max(col_max[j], x)
             nonzero += x != 0
         row_sums[i] = total
         row_max[i] = top
-        if top >= cap:
-            complete = False
+        if low < 0:
+            return row_sums, row_max, col_sums, col_max, nonzero, hists.sum(axis=0), False, low
+        if complete and top >= cap:
+            if top < limit:
+                cap = max(2 * cap, top + 1)
+                grown = np.zeros((4, cap), dtype=np.int64)
+                grown[:, : hists.shape[1]] = hists
+                hists = grown
+            else:
+                complete = False
         if complete:
             for j in range(n_cols):
                 hists[j & 3, np.uint64(row[j])] += 1
-    return row_sums, row_max, col_sums, col_max, nonzero, hists.sum(axis=0), complete
+    return row_sums, row_max, col_sums, col_max, nonzero, hists.sum(axis=0), complete, np.int64(0)
 
 
 # --------------------------------------------------------------------------- assignment

@@ -277,14 +277,18 @@ def _summary_cases():
     gaps[[0, 57, 399]] = 0          # empty rows, first and last among them
     gaps[:, [3, 150]] = 0           # and empty columns
     big = rng.poisson(2.0, (300, 300))
-    big[5, 7] = stats_module._SUMMARY_HIST_CAP  # one cell past the histogram's reach
+    big[5, 7] = stats_module._SUMMARY_HIST_CAP  # a cell past the histogram's first length: it grows,
+    big[250, 9] = 5 * stats_module._SUMMARY_HIST_CAP  # twice, rows after the first growth counted
+    huge = rng.poisson(2.0, (300, 300))
+    huge[140, 3] = 4 * huge.size + 1025  # past what a histogram may cost: none
     a, b = rng.integers(0, 700, 400_000).astype(np.int32), rng.integers(0, 300, 400_000).astype(np.int32)
     yield "labels, int32", lambda: Contingency.from_labels(a, b)
     yield "labels with unused codes, int64", lambda: Contingency.from_labels(a.astype(np.int64) * 2, b * 3)
     for dtype in (np.int64, np.int32, np.uint16):
         yield f"empty rows and columns, {np.dtype(dtype).name}", lambda d=dtype: Contingency.from_table(gaps.astype(d))
         yield f"transposed, {np.dtype(dtype).name}", lambda d=dtype: Contingency.from_table(gaps.T.astype(d))
-    yield "a cell past the histogram cap", lambda: Contingency.from_table(big)
+    yield "cells past the histogram's first length", lambda: Contingency.from_table(big)
+    yield "a cell past the histogram's limit", lambda: Contingency.from_table(huge)
 
 
 @pytest.mark.parametrize("case", [name for name, _ in _summary_cases()])
@@ -293,13 +297,13 @@ def test_compiled_grid_summary_equals_numpy(case):
     compiled pass (stats.compiled_summary) at construction. They, everything derived from
     them, and every measure equal, exactly and in type, what numpy's separate reductions give:
     with empty rows and columns dropped after the pass (the histogram's zero count and the maxima
-    must follow), for int64, int32 and uint16 grids, and past the histogram's cap (numpy's
-    bincount then makes it)."""
+    must follow), for int64, int32 and uint16 grids, with cells past the histogram's first
+    length (it grows in the pass) and past its limit (then none is kept)."""
     build = dict(_summary_cases())[case]
     fast = build()
     assert fast.grid is not None and fast.grid.size >= stats_module._COMPILED_CELLS
     assert "row_max_sum" in fast.__dict__  # the summary was used
-    assert ("_cell_histogram" in fast.__dict__) == (case != "a cell past the histogram cap")
+    assert ("_cell_histogram" in fast.__dict__) == (case != "a cell past the histogram's limit")
     counting.FORCE_KERNEL = "numpy"
     try:
         plain = build()

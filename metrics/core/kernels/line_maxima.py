@@ -1,0 +1,135 @@
+"""The maximum-weight matching of a count grid certified by its lines' maxima (numba, the optional
+``fast`` extra): when every row (the shorter side's lines) has its best cell in a column of its
+own, those cells are the matching — no matching weighs more than the sum of the lines' maxima.
+One pass over the counts, for the weights of ε (n_ij), NCA (n_ij / a_i) and PSI
+(n_ij / max(a_i, b_j)); a clustering whose every class has its own dominant cluster is solved
+by it, and anything else goes to the assignment solvers (:mod:`.float_assignment`, scipy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cell_stats import _VECTOR_MATH
+
+_EPS = float(np.finfo(np.float64).eps)
+
+# The weights :func:`lines_best` reads off a count grid.
+COUNT, SHARE_OF_CLASS, SHARE_OF_LARGER = 0, 1, 2
+
+
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH, error_model="numpy")
+def lines_best(counts, row_sums, col_sums, kind, by_row):
+    """Each row's (``by_row``) or each column's largest weight in a count grid, the line across
+    where it lies (the first such cell; −1 for a line of zeros), and whether those are distinct.
+    The weights (``kind``): the counts n_ij, n_ij / a_i or n_ij / max(a_i, b_j) — the float
+    operations numpy makes on the same numbers, so the same weights (0 for an empty cell).
+    ``col_sums`` as floats.
+
+    When the lines' best cells lie in distinct lines across, taking them is a matching, and no
+    matching weighs more than the sum of those lines' maxima: it is optimal, certified without
+    prices. A clustering whose every class has its own dominant cluster is solved by this one
+    pass. Lines whose best weight is 0 take no cell (any free one weighs as much).
+
+    By rows, the maximum and where it lies are separate loops, as in
+    :func:`metrics.core.kernels.cell_stats.grid_square_sums`: the first vectorises (a float
+    maximum over the quotients' bit patterns, which order alike for non-negative doubles), and
+    so does the second, a minimum of the positions that reach it (a search that stops at the
+    first one does not)."""
+    n_r, n_c = counts.shape
+    best = np.zeros(n_r if by_row else n_c)
+    at = np.full(best.shape[0], -1, dtype=np.int64)
+    quotient = np.zeros(n_c)
+    quotient_bits = quotient.view(np.int64)
+    largest = np.zeros(1)
+    largest_bits = largest.view(np.int64)
+    inverse_b = np.empty(n_c)
+    for j in range(n_c):
+        inverse_b[j] = 1.0 / col_sums[j] if col_sums[j] > 0.0 else np.inf
+    for i in range(n_r):
+        a = np.float64(row_sums[i])
+        if a == 0.0:
+            continue  # an empty row: every weight 0
+        row = counts[i]
+        if by_row and kind == SHARE_OF_LARGER:
+            # The quotients first as products with 1 / max(a, b_j) = min(1/a, 1/b_j), within
+            # 2.2 units of rounding of each true quotient; the cells within 16 ε of their
+            # maximum then hold the largest, divided exactly (usually one cell).
+            inverse_a = 1.0 / a
+            for j in range(n_c):
+                quotient[j] = np.float64(row[j]) * min(inverse_a, inverse_b[j])
+            bits = np.int64(0)
+            for j in range(n_c):
+                bits = max(bits, quotient_bits[j])
+            if bits > 0:
+                largest_bits[0] = bits
+                near = largest[0] * (1.0 - 16.0 * _EPS)
+                first = n_c
+                many = 0
+                for j in range(n_c):
+                    hit = quotient[j] >= near
+                    first = min(first, j if hit else n_c)
+                    many += hit
+                top_q = 0.0
+                for j in range(first, n_c if many > 1 else first + 1):
+                    if quotient[j] >= near:
+                        q = np.float64(row[j]) / max(a, col_sums[j])
+                        if q > top_q:
+                            top_q = q
+                            at[i] = j
+                best[i] = top_q
+        elif by_row:  # n / a for one a is monotone in n (division rounds correctly): the largest count's
+            top = np.int64(0)
+            for j in range(n_c):
+                top = max(top, np.int64(row[j]))
+            if top > 0:
+                first = n_c
+                for j in range(n_c):
+                    first = min(first, j if row[j] == top else n_c)
+                at[i] = first
+                best[i] = np.float64(top) / a if kind == SHARE_OF_CLASS else np.float64(top)
+        else:
+            for j in range(n_c):
+                if row[j] > 0:
+                    x = np.float64(row[j])
+                    if kind == SHARE_OF_CLASS:
+                        x /= a
+                    elif kind == SHARE_OF_LARGER:
+                        x /= max(a, col_sums[j])
+                    if x > best[j]:
+                        best[j] = x
+                        at[j] = i
+    taken = np.zeros(n_c if by_row else n_r, dtype=np.bool_)
+    for q in range(at.shape[0]):
+        if at[q] >= 0:
+            if taken[at[q]]:
+                return best, at, False
+            taken[at[q]] = True
+    return best, at, True
+
+
+def line_best_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarray, kind: int):
+    """:func:`lines_best` of the grid's shorter side: (best, at, distinct, by_row)."""
+    counts = np.ascontiguousarray(counts)
+    by_row = counts.shape[0] <= counts.shape[1]
+    return (*lines_best(counts, row_sums, col_sums.astype(np.float64), kind, by_row), by_row)
+
+
+def by_line_maxima(counts: np.ndarray, row_sums: np.ndarray, cells, kind: int) -> float | int | None:
+    """The maximum-weight matching's weight when each line of the grid's shorter side has its
+    best cell in a line of its own (``cells``: :func:`line_best_cells` of ``kind``'s weights, or
+    of the counts for n_ij / a_i by rows: the same cells), else None. For counts, their sum (an
+    int); for fractions, the matched weights summed as
+    :func:`metrics.measures.matching._lsa_value` sums scipy's (sorted)."""
+    best, at, distinct, by_row = cells
+    if not distinct:
+        return None
+    line = np.flatnonzero(at >= 0)
+    if kind == COUNT:
+        return int(counts[line, at[line]].sum() if by_row else counts[at[line], line].sum())
+    if kind == SHARE_OF_CLASS and by_row:
+        # n_ij / a_i as lines_best divides: the same float operation, the same bits.
+        best = np.zeros(best.shape[0])
+        best[line] = counts[line, at[line]].astype(np.float64) / row_sums[line].astype(np.float64)
+    return float(np.sort(best).sum())

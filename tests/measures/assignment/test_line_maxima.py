@@ -1,0 +1,149 @@
+"""The matching certified by the lines' maxima (metrics.core.kernels.line_maxima):
+when every class (or cluster, the shorter side) has its best cell in a cluster of its own, those
+cells are the maximum-weight matching of ε's counts, NCA's n_ij / a_i and PSI's n_ij / max(a_i, b_j).
+Checked against numpy's weights and argmax (the same cells, the same bits) and scipy's assignment
+(the same value), on random grids of both orientations with ties, and through the measures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linear_sum_assignment
+
+import metrics
+from metrics.core.kernels import counting
+from metrics.measures import matching, normalised_matching
+
+line_maxima = pytest.importorskip("metrics.core.kernels.line_maxima",
+                                  reason="numba (the `fast` extra) is not installed")
+from metrics.core.kernels import float_assignment  # noqa: E402  (numba is there)
+
+KINDS = {"count": line_maxima.COUNT, "share_of_class": line_maxima.SHARE_OF_CLASS,
+         "share_of_larger": line_maxima.SHARE_OF_LARGER}
+
+
+def numpy_weights(grid: np.ndarray, kind: str) -> np.ndarray:
+    """The weights as normalised_matching.max_weight_matching makes them from a grid."""
+    counts = grid.astype(np.float64)
+    if kind == "count":
+        return counts
+    a = grid.sum(axis=1).astype(np.float64)[:, None]
+    b = grid.sum(axis=0).astype(np.float64)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = counts / a if kind == "share_of_class" else counts / np.maximum(a, b)
+    return np.where(counts > 0, w, 0.0)
+
+
+def scipy_value(w: np.ndarray) -> float:
+    r, c = linear_sum_assignment(w, maximize=True)
+    return float(np.sort(w[r, c]).sum())
+
+
+def dominant_grid(rng, n_r: int, n_c: int, top: int, boost: int) -> np.ndarray:
+    """Random counts with a dominant cell in a random distinct column per row (rows ≤ columns)
+    or row per column: a clustering whose classes each have their own cluster — or, with
+    ``boost`` 0, plain noise, where lines usually share their best cell."""
+    grid = rng.integers(0, top + 1, (n_r, n_c))
+    k = min(n_r, n_c)
+    rows, cols = rng.permutation(n_r)[:k], rng.permutation(n_c)[:k]
+    grid[rows, cols] += boost
+    return grid
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 12), st.sampled_from([0, 1, 3, 50]),
+       st.sampled_from(sorted(KINDS)), st.integers(0, 2**32 - 1))
+def test_the_best_cells_are_numpy_s_and_their_matching_scipy_s(n_r, n_c, top, boost, kind, seed):
+    """Each line's best weight is numpy's maximum to the bit and lies where numpy's argmax puts
+    it (the first), the cells are declared distinct exactly when they are, and then the value is
+    scipy's optimum. Few distinct counts make ties everywhere (PSI's quotients of equal counts
+    and equal sizes are equal: the candidates' exact division must keep the first)."""
+    rng = np.random.default_rng(seed)
+    grid = dominant_grid(rng, n_r, n_c, top, boost)
+    w = numpy_weights(grid, kind)
+    best, at, distinct, by_row = line_maxima.line_best_cells(grid, grid.sum(axis=1), grid.sum(axis=0),
+                                                                  KINDS[kind])
+    assert by_row == (n_r <= n_c)
+    lines = w if by_row else w.T
+    want_best = lines.max(axis=1)
+    want_at = np.where(want_best > 0, lines.argmax(axis=1), -1)
+    assert np.array_equal(best, want_best)
+    assert np.array_equal(at, want_at)
+    used = want_at[want_at >= 0]
+    assert distinct == (np.unique(used).size == used.size)
+    value = line_maxima.by_line_maxima(grid, grid.sum(axis=1), (best, at, distinct, by_row), KINDS[kind])
+    if not distinct:
+        assert value is None
+    elif kind == "count":
+        assert type(value) is int and value == int(scipy_value(w))
+    else:
+        assert value == pytest.approx(scipy_value(w), rel=1e-15)
+
+
+def test_nca_by_rows_reads_the_count_s_cells():
+    """By rows, n_ij / a_i has its best cells where the counts do: the value from the counts'
+    cells equals the one from its own pass, to the bit."""
+    rng = np.random.default_rng(4)
+    grid = dominant_grid(rng, 70, 90, 9, 40)
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    own = line_maxima.line_best_cells(grid, a, b, line_maxima.SHARE_OF_CLASS)
+    counts = line_maxima.line_best_cells(grid, a, b, line_maxima.COUNT)
+    assert own[2] and np.array_equal(own[1], counts[1])
+    assert line_maxima.by_line_maxima(grid, a, counts, line_maxima.SHARE_OF_CLASS) == \
+        line_maxima.by_line_maxima(grid, a, own, line_maxima.SHARE_OF_CLASS) == scipy_value(
+            numpy_weights(grid, "share_of_class"))
+
+
+@pytest.fixture
+def no_solver(monkeypatch):
+    """The assignment solvers refuse to run: what answers must come from the lines' maxima."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("an assignment solver ran")
+
+    monkeypatch.setattr(float_assignment, "max_weight_value", refuse)
+    monkeypatch.setattr(matching, "linear_sum_assignment", refuse)
+    monkeypatch.setattr(matching, "_dense_matching", refuse)
+
+
+@pytest.mark.parametrize("shape", [(300, 300), (200, 260), (260, 200)])
+def test_measures_of_a_clustering_s_grid_need_no_assignment_solver(no_solver, monkeypatch, shape):
+    """ε, ε_n, NPA, NCA, PSI and PSI_s of a big grid whose classes each have a dominant cluster:
+    no solver runs (one pass over the counts), and the values are those of the solvers, to the
+    bit (solvers back, the line maxima refused)."""
+    counting.load_compiled()
+    grid = dominant_grid(np.random.default_rng(sum(shape)), *shape, 15, 200)
+    keys = ["classification_error", "epsilon_n", "npa", "nca", "psi", "psi_simplified"]
+    fast = metrics.evaluate(metrics.Contingency.from_table(grid), keys)
+    monkeypatch.undo()
+    monkeypatch.setattr(matching, "line_maxima_matching", lambda t, kind: None)
+    monkeypatch.setattr(normalised_matching, "line_maxima_matching", lambda t, kind: None)
+    solved = metrics.evaluate(metrics.Contingency.from_table(grid), keys)
+    assert fast == solved
+
+
+def test_lines_that_share_their_best_cell_go_to_the_solver():
+    """Two classes whose best cluster is the same (a merge): the lines' maxima do not certify,
+    the solver answers, and its answer is scipy's."""
+    counting.load_compiled()
+    grid = dominant_grid(np.random.default_rng(9), 120, 120, 5, 100)
+    grid[7] = grid[8]  # class 7's best cluster is class 8's
+    t = metrics.Contingency.from_table(grid)
+    for kind in KINDS:
+        assert matching.line_maxima_matching(t, kind) is None
+    got = metrics.evaluate(t, ["classification_error", "nca", "psi_simplified"])
+    assert got["classification_error"] == pytest.approx(1 - scipy_value(grid.astype(float)) / grid.sum(), abs=1e-15)
+    nca = (scipy_value(numpy_weights(grid, "share_of_class")) - 1) / (grid.shape[0] - 1)
+    assert got["nca"] == pytest.approx(nca, rel=1e-14)
+
+
+def test_fractional_and_small_grids_do_not_take_it():
+    """Fractional masses (a float grid) and grids under the compiled matching's size go to the
+    solvers: the kernel reads whole counts."""
+    counting.load_compiled()
+    rng = np.random.default_rng(2)
+    small = metrics.Contingency.from_table(dominant_grid(rng, 20, 20, 5, 50))
+    assert small.grid is not None and matching.line_maxima_matching(small, "count") is None
+    fractional = metrics.Contingency.from_table(dominant_grid(rng, 100, 100, 5, 50) + 0.5)
+    assert matching.line_maxima_matching(fractional, "share_of_larger") is None
