@@ -39,7 +39,7 @@ from .kernels import array_api, counting
 from .labels import as_1d_labels, compact_limit, count_with_noise, factorize_labels, own_labels
 from .limits import MAX_TOTAL
 from .memberships import Memberships, plain_cells, plain_memberships, weighted_cells
-from .stats import CellStats, compiled_summary
+from .stats import CellStats, compiled_summary, histogram_pays
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -252,7 +252,7 @@ class Contingency(CellStats, MergeableTable):
         n_r, n_c = len(tu), len(pu)
         if n_r * n_c <= counting.dense_cell_limit(tc.size):
             return cls._from_grid(counting.count_grid(tc, pc, n_r, n_c), tu, pu)
-        rows, cols, vals, row_sums, col_sums = counting.count_cells(tc, pc, n_r, n_c)
+        rows, cols, vals, row_sums, col_sums, maxima = counting.count_cells(tc, pc, n_r, n_c, maxima=True)
         keep_r, keep_c = row_sums > 0, col_sums > 0
         tu, pu = label_array(tu)[keep_r], label_array(pu)[keep_c]
         row_sums, col_sums = row_sums[keep_r], col_sums[keep_c]
@@ -260,6 +260,11 @@ class Contingency(CellStats, MergeableTable):
             return cls._from_coo(rows, cols, vals, tu, pu)
         t = cls(rows, cols, vals, tu, pu)
         t.__dict__.update(row_sums=row_sums, col_sums=col_sums)  # what the cached properties would compute
+        if maxima is not None:  # the compiled count's: the coordinate summary and histogram, no pass of their own
+            row_max, col_max, hist = maxima
+            t.__dict__["_coo_summary"] = (row_sums, row_max[keep_r], col_sums, col_max[keep_c])
+            if hist is not None and vals.size:
+                t.__dict__["_cell_histogram"] = hist if histogram_pays(hist.size - 1, vals.size) else None
         return t
 
 

@@ -260,7 +260,7 @@ def _sparse_kernels():
     return sparse_counting
 
 
-def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int):
+def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: bool = False):
     """The non-zero cells of the pairs (a[i], b[i]), codes known to lie in 0..n_rows − 1 and
     0..n_cols − 1: ``(rows, cols, values, row_sums, col_sums)``.
 
@@ -268,11 +268,16 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int):
     ``cols`` (int64) index the non-empty rows and columns only (code → its rank among the codes in
     use), ``values`` are int64 counts. Cells come in row-major order, columns ascending: the
     order of ``np.nonzero`` on the dense table. Both kernels give the same arrays.
+
+    ``maxima``: a sixth item, what the compiled kernel finds on the way — (each code's largest
+    cell by row, by column (int64, 0 for unused codes), the cells' histogram ``np.bincount(values)``
+    or None where a cell is past ``CELL_HISTOGRAM_CAP``) — or None from numpy.
     """
     a, b = _kernel_view(np.ascontiguousarray(a)), _kernel_view(np.ascontiguousarray(b))
     nb = _sparse_kernels() if kernel(a.size) == "numba" else None
     if nb is None:
-        return _count_cells_numpy(a, b, n_rows, n_cols)
+        cells = _count_cells_numpy(a, b, n_rows, n_cols)
+        return (*cells, None) if maxima else cells
     n = a.size
     col_bits = max(int(n_cols - 1).bit_length(), 0)
     row_bits = max(int(n_rows - 1).bit_length(), 0)
@@ -301,8 +306,20 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int):
     rows = spare.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
     cols = keys.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
     vals = np.empty(m, dtype=np.int64)
-    nb.runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals)
-    return rows, cols, vals, row_sums, col_sums
+    row_max = (row_sums > 0).astype(np.int64)  # a code in use has a cell of at least 1
+    col_max = (col_sums > 0).astype(np.int64)
+    hist = np.zeros(CELL_HISTOGRAM_CAP, dtype=np.int64)
+    complete = nb.runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist)
+    if not maxima:
+        return rows, cols, vals, row_sums, col_sums
+    if complete and m:
+        hist = hist[: int(row_max.max()) + 1]
+        hist[1] = m - hist[2:].sum()  # the cells of one item: all the others
+    return rows, cols, vals, row_sums, col_sums, (row_max, col_max, hist if complete and m else None)
+
+
+# Counts 2 … cap − 1 of the cells that count_cells' kernel histograms on the way.
+CELL_HISTOGRAM_CAP = 1 << 12
 
 
 def _radix_sort(nb, keys: np.ndarray, key_rows: np.ndarray, key_cols: np.ndarray, col_bits: int, row_bits: int):

@@ -170,26 +170,37 @@ def count_runs(keys):
 
 
 @njit(cache=True, nogil=True)
-def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals):
+def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist):
     """The cells of the sorted keys: each run of equal keys is one cell, its row and column
     renumbered through ``row_index`` and ``col_index`` (code → index among the non-empty rows,
     columns; an empty array: every code is in use, its own index), its count the length of the run
     plus, for a class's hot cell (``hot``: :func:`keys_and_marginals`'), the items it caught.
     ``rows`` may be a buffer the keys no longer use, and ``cols`` the memory of ``keys`` itself:
-    cell m is written after key i ≥ m is read, and no key before i is read again."""
+    cell m is written after key i ≥ m is read, and no key before i is read again.
+
+    On the way, what every table needs of its cells: each row's and column's largest cell
+    (``row_max``, ``col_max`` by code, given as 1 for each code in use, 0 for the others) and how
+    many cells hold each count 2 … len(hist) − 1 (``hist``, zeroed). Only cells of 2 items or more
+    touch them — nearly none where there is about a cell per item — so this costs a fraction of
+    a pass of its own. Returns whether every cell fitted in ``hist``."""
     shift = np.uint64(col_bits)
     col_mask = (np.uint64(1) << shift) - np.uint64(1)
     own_rows = row_index.shape[0] == 0
     own_cols = col_index.shape[0] == 0
+    cap = hist.shape[0]
+    complete = True
     m = -1
     prev = np.uint64(0)
     row = np.int64(-1)
     row_at = np.int64(0)
     hot_col = np.int64(-1)
     caught = np.int64(0)
+    c = np.int64(0)
     for i in range(keys.shape[0]):
         k = np.uint64(keys[i])
         if i == 0 or k != prev:
+            if m >= 0 and vals[m] > 1:  # the run before is complete: its cell's count is final
+                complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
             m += 1
             r = np.int64(k >> shift)
             c = np.int64(k & col_mask)
@@ -204,3 +215,18 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals):
             prev = k
         else:
             vals[m] += 1
+    if m >= 0 and vals[m] > 1:
+        complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
+    return complete
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _note_cell(x, row, col, row_max, col_max, hist, cap):
+    """A cell of ``x`` ≥ 2 items at (row, col) codes, for :func:`runs_to_cells`' maxima and
+    histogram; False when ``x`` is past the histogram."""
+    row_max[row] = max(row_max[row], x)
+    col_max[col] = max(col_max[col], x)
+    if x < cap:
+        hist[x] += 1
+        return True
+    return False

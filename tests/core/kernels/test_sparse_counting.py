@@ -40,6 +40,24 @@ def forced(name, fn, *args):
         counting.FORCE_KERNEL = None
 
 
+def assert_maxima(maxima, a, b, n_rows, n_cols, cells):
+    """count_cells' sixth item (maxima=True): each code's largest cell by row and by column, 0 for
+    unused codes, and np.bincount of the counts (None where one is past the histogram's cap)."""
+    rows, cols, vals = cells[:3]
+    used_r, used_c = np.flatnonzero(np.bincount(a, minlength=n_rows)), np.flatnonzero(np.bincount(b, minlength=n_cols))
+    want_r, want_c = np.zeros(n_rows, np.int64), np.zeros(n_cols, np.int64)
+    np.maximum.at(want_r, used_r[rows], vals)
+    np.maximum.at(want_c, used_c[cols], vals)
+    row_max, col_max, hist = maxima
+    np.testing.assert_array_equal(row_max, want_r)
+    np.testing.assert_array_equal(col_max, want_c)
+    if vals.max() < counting.CELL_HISTOGRAM_CAP:
+        assert hist is not None and hist.dtype == np.int64
+        np.testing.assert_array_equal(hist, np.bincount(vals))
+    else:
+        assert hist is None
+
+
 def counter_cells(a, b):
     """The expected count_cells output, from a Counter over the pairs."""
     counts = Counter(zip(a.tolist(), b.tolist()))
@@ -68,6 +86,11 @@ def test_compiled_and_numpy_cells_agree_with_a_counter(n, n_rows, n_cols, seed, 
     for x, y in zip(fast, plain):
         assert x.dtype == y.dtype == np.int64
         np.testing.assert_array_equal(x, y)
+    with_maxima = forced("numba", counting.count_cells, a, b, n_rows, n_cols, True)
+    for x, y in zip(with_maxima[:5], fast):
+        np.testing.assert_array_equal(x, y)
+    assert_maxima(with_maxima[5], a, b, n_rows, n_cols, fast)
+    assert forced("numpy", counting.count_cells, a, b, n_rows, n_cols, True)[5] is None
     rows, cols, vals = counter_cells(a, b)
     np.testing.assert_array_equal(fast[0], rows)
     np.testing.assert_array_equal(fast[1], cols)
@@ -94,12 +117,14 @@ def test_hot_cells_count_the_same_cells(n, n_rows, n_cols, seed, purity, block, 
     b = np.where(stay, home[a], rng.integers(0, n_cols, n))
     counting.HOT_BLOCK, saved = block, counting.HOT_BLOCK
     try:
-        fast = forced("numba", counting.count_cells, a, b, n_rows, n_cols)
+        fast = forced("numba", counting.count_cells, a, b, n_rows, n_cols, True)
     finally:
         counting.HOT_BLOCK = saved
     plain = forced("numpy", counting.count_cells, a, b, n_rows, n_cols)
-    for x, y in zip(fast, plain):
+    for x, y in zip(fast[:5], plain):
         np.testing.assert_array_equal(x, y)
+    assert_maxima(fast[5], a, b, n_rows, n_cols, fast)  # hot cells' catches count in the maxima too
+    fast = fast[:5]
     for x, y in zip(fast, counter_cells(a, b)):
         np.testing.assert_array_equal(x, y)
 
@@ -241,3 +266,27 @@ def test_many_classes_and_clusters_both_kernels_agree():
             np.testing.assert_array_equal(getattr(fast, attr), getattr(plain, attr))
         keys = [k for k in KEYS if metrics.MEASURES[k].applies_to(fast)]
         assert metrics.evaluate(fast, keys) == metrics.evaluate(plain, keys)
+
+
+def test_cells_past_the_histogram_cap_leave_it_to_numpy(monkeypatch):
+    """A cell of more items than the kernel's histogram holds: the maxima are still right, the
+    histogram is None, and the table's histogram comes from numpy's bincount — the same one."""
+    rng = np.random.default_rng(8)
+    a = np.concatenate([rng.integers(0, 3000, 150_000), np.full(40, 17)])
+    b = np.concatenate([rng.integers(0, 3000, 150_000), np.full(40, 99)])
+    monkeypatch.setattr(counting, "CELL_HISTOGRAM_CAP", 16)
+    full = forced("numba", counting.count_cells, a, b, 3000, 3000, True)
+    assert full[5][2] is None
+    assert_maxima(full[5], a, b, 3000, 3000, full)
+    monkeypatch.undo()
+    counted = forced("numba", Contingency.from_labels, a, b)
+    monkeypatch.setattr(counting, "CELL_HISTOGRAM_CAP", 16)
+    capped = forced("numba", Contingency.from_labels, a, b)
+    assert "_cell_histogram" in counted.__dict__ and "_cell_histogram" not in capped.__dict__
+    plain = Contingency(counted.rows, counted.cols, counted.values, counted.row_labels, counted.col_labels)
+    for t in (counted, capped):
+        np.testing.assert_array_equal(t._cell_histogram, plain._cell_histogram)
+        for got, want in zip(t._coo_summary, plain._coo_summary):
+            np.testing.assert_array_equal(got, want)
+        cell_keys = [k for k in KEYS if metrics.MEASURES[k].family != "matching"]  # the sums over cells
+        assert metrics.evaluate(t, cell_keys) == metrics.evaluate(plain, cell_keys)
