@@ -59,10 +59,10 @@ def max_weight_matching(t, weight) -> float:
         value = _by_line_maxima(t, weight)
         if value is not None:
             return value
-        counts = t.grid.astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dense = weight(counts, t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :])
-        return _lsa_value(np.where(counts > 0, dense, 0.0))
+        # A table keeps no empty row or column, so every size is positive and an empty cell's
+        # weight is 0 / size = 0: the counts divide as they are (numpy widens them to float64).
+        a, b = t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :]
+        return _lsa_value(weight(t.grid, a, b))
     rows, cols, vals = t.rows, t.cols, t.values
     w = weight(vals.astype(np.float64), t.row_sums[rows].astype(np.float64), t.col_sums[cols].astype(np.float64))
     if n_r * n_c <= _DENSE_MATCHING_CELLS:
