@@ -45,17 +45,18 @@ def lines_best(counts, row_sums, col_sums, kind, by_row):
     largest = np.zeros(1)
     largest_bits = largest.view(np.int64)
     inverse_b = np.empty(n_c)
-    for j in range(n_c):
-        inverse_b[j] = 1.0 / col_sums[j] if col_sums[j] > 0.0 else np.inf
+    for j in range(n_c):  # an empty column's cells are 0 whatever they are multiplied by (no inf: fastmath)
+        inverse_b[j] = 1.0 / col_sums[j] if col_sums[j] > 0.0 else 0.0
     for i in range(n_r):
         a = np.float64(row_sums[i])
         if a == 0.0:
             continue  # an empty row: every weight 0
         row = counts[i]
         if by_row and kind == SHARE_OF_LARGER:
-            # The quotients first as products with 1 / max(a, b_j) = min(1/a, 1/b_j), within
-            # 2.2 units of rounding of each true quotient; the cells within 16 ε of their
-            # maximum then hold the largest, divided exactly (usually one cell).
+            # The quotients first as products with 1 / max(a, b_j) = min(1/a, 1/b_j) (rounding
+            # is monotone): each within 2u of n / max(a, b_j) (u = 2^-53, two roundings), so
+            # the cell of the largest exact quotient has a product within 6u of the largest
+            # product. The cells within 16ε = 32u of it are divided exactly (usually one).
             inverse_a = 1.0 / a
             for j in range(n_c):
                 quotient[j] = np.float64(row[j]) * min(inverse_a, inverse_b[j])

@@ -82,6 +82,23 @@ def test_the_best_cells_are_numpy_s_and_their_matching_scipy_s(n_r, n_c, top, bo
         assert value == pytest.approx(scipy_value(w), rel=1e-15)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(2, 60), st.integers(0, 2**32 - 1))
+def test_psi_quotients_a_unit_of_rounding_apart_keep_numpy_s_best(n_r, n_c, seed):
+    """PSI's quotients n_ij / b_j all within a few units of rounding of 1/3 (counts near 2^51,
+    sizes three times them plus a few): the products the kernel ranks by first cannot tell them
+    apart, the exact division must — the same best cell and value as numpy's, bit for bit."""
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(2**51, 2**51 + 64, (n_r, n_c))
+    col_sums = (3 * counts.max(axis=0) + rng.integers(-3, 4, n_c)).astype(np.float64)
+    row_sums = np.ones(n_r, dtype=np.int64)  # a_i below every b_j: the weight is n_ij / b_j
+    best, at, _ = line_maxima.lines_best(counts, row_sums, col_sums, line_maxima.SHARE_OF_LARGER, True)
+    w = counts / np.maximum(row_sums[:, None].astype(np.float64), col_sums[None, :])
+    assert np.ptp(w) < 64 * np.finfo(float).eps  # near-ties indeed
+    np.testing.assert_array_equal(best, w.max(axis=1))
+    np.testing.assert_array_equal(at, w.argmax(axis=1))
+
+
 def test_nca_by_rows_reads_the_count_s_cells():
     """By rows, n_ij / a_i has its best cells where the counts do: the value from the counts'
     cells equals the one from its own pass, to the bit."""
