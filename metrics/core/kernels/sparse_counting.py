@@ -196,10 +196,11 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
     hot_col = np.int64(-1)
     caught = np.int64(0)
     c = np.int64(0)
+    several = False  # whether the current cell holds more than one item (rare where cells ≈ items)
     for i in range(keys.shape[0]):
         k = np.uint64(keys[i])
         if i == 0 or k != prev:
-            if m >= 0 and vals[m] > 1:  # the run before is complete: its cell's count is final
+            if several:  # the run before is complete: its cell's count is final
                 complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
             m += 1
             r = np.int64(k >> shift)
@@ -212,10 +213,12 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
             rows[m] = row_at
             cols[m] = c if own_cols else col_index[c]
             vals[m] = 1 + caught if c == hot_col else 1
+            several = c == hot_col and caught > 0
             prev = k
         else:
             vals[m] += 1
-    if m >= 0 and vals[m] > 1:
+            several = True
+    if several:
         complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
     return complete
 
