@@ -222,9 +222,10 @@ def test_q0_model_cost_of_fuzzy_sizes_against_mpmath(size, classes):
 @pytest.mark.parametrize("exponent", [0, 3, 9, 15, 18])
 @pytest.mark.parametrize("classes", [2, 3, 10, 65, 66, 300])
 def test_q0_model_cost_of_whole_sizes_against_mpmath(exponent, classes):
-    # Whole sizes of up to 65 classes take Σ log1p(s/m) (no scipy); more classes betaln. Held to
-    # 40-digit mpmath: the summed form within a few ulps, betaln's within what it keeps (~1e-10).
-    from metrics.measures.information import _SUMMED_CLASSES, _model_cost
+    # Whole sizes of up to 65 classes take Σ log1p(s/m); more classes Stirling's formula with its
+    # error terms (information._log_binomial; betaln, before, kept ~1e-12). Neither needs scipy.
+    # Held to 40-digit mpmath: both within a few ulps.
+    from metrics.measures.information import _model_cost
 
     rng = np.random.default_rng(exponent * 1000 + classes)
     sizes = rng.integers(0, 10**exponent + 1, 12).astype(np.float64)
@@ -233,8 +234,21 @@ def test_q0_model_cost_of_whole_sizes_against_mpmath(exponent, classes):
     with mpmath.workdps(40):
         exact = float(mpmath.fsum(mpmath.log(mpmath.binomial(int(s) + classes - 1, classes - 1))
                                   for s in sizes if s > 0))
-    summed = classes - 1 <= _SUMMED_CLASSES
-    assert got == pytest.approx(exact, rel=2e-15 if summed else 1e-10, abs=1e-300)
+    assert got == pytest.approx(exact, rel=2e-15, abs=1e-300)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 10**18), st.integers(1, 10**6))
+def test_log_binomial_of_whole_numbers_against_mpmath(s, k):
+    """log C(s + k, k) by Stirling's formula with its error terms, for any whole s, k ≥ 1 (the
+    small ones from the table, the big ones from the series): within 4 ulps of 40-digit mpmath."""
+    from metrics.measures.information import _log_binomial
+
+    got = float(_log_binomial(np.array([float(s)]), np.array([float(k)]))[0])
+    with mpmath.workdps(40):
+        sf, kf = mpmath.mpf(float(s)), mpmath.mpf(float(k))  # the numbers the function was given
+        exact = float(mpmath.loggamma(sf + kf + 1) - mpmath.loggamma(sf + 1) - mpmath.loggamma(kf + 1))
+    assert got == pytest.approx(exact, rel=4 * 2.0**-52)
 
 
 def test_q0_model_cost_of_a_batch_is_each_tables():

@@ -213,7 +213,7 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
             rows[m] = row_at
             cols[m] = c if own_cols else col_index[c]
             vals[m] = 1 + caught if c == hot_col else 1
-            several = c == hot_col and caught > 0
+            several = bool(c == hot_col and caught > 0)
             prev = k
         else:
             vals[m] += 1
