@@ -260,9 +260,11 @@ class Contingency(CellStats, MergeableTable):
             return cls._from_coo(rows, cols, vals, tu, pu)
         t = cls(rows, cols, vals, tu, pu)
         t.__dict__.update(row_sums=row_sums, col_sums=col_sums)  # what the cached properties would compute
-        if maxima is not None:  # the compiled count's: the coordinate summary and histogram, no pass of their own
-            row_max, col_max, hist = maxima
+        if maxima is not None:  # the compiled count found the coordinate summary, histogram, squares
+            row_max, col_max, hist, (row_sq, row_le, col_sq, col_gt, best_f) = maxima
             t.__dict__["_coo_summary"] = (row_sums, row_max[keep_r], col_sums, col_max[keep_c])
+            t.__dict__["_coo_squares"] = (row_sq[keep_r], row_le[keep_r], col_sq[keep_c], col_gt[keep_c],
+                                          best_f[keep_r])
             if hist is not None and vals.size:
                 t.__dict__["_cell_histogram"] = hist if histogram_pays(hist.size - 1, vals.size) else None
         return t

@@ -441,10 +441,13 @@ class CellStats(TableStats):
         summary = self._coo_summary  # integer cells: each row's and column's largest among them
         hist = self._cell_histogram if summary is not None else None
         if hist is None:
-            return kernels.coo_cell_sums(self.rows, self.cols, self.values, a, b, logs)
-        squares = kernels.coo_square_sums(self.rows, self.cols, self.values, a, b)
-        return (conditional_sum_from_histogram(hist, b, summary[3]),
-                conditional_sum_from_histogram(hist, a, summary[1]), *squares)
+            by_col, by_row = kernels.coo_log_sums(self.rows, self.cols, self.values, a, b, logs)
+        else:
+            by_col = conditional_sum_from_histogram(hist, b, summary[3])
+            by_row = conditional_sum_from_histogram(hist, a, summary[1])
+        # A compiled count of labels found the squares on the way (Contingency._from_codes).
+        squares = self.__dict__.get("_coo_squares") or kernels.coo_square_sums(self.rows, self.cols, self.values, a, b)
+        return by_col, by_row, *squares
 
     @cached_property
     def compiled_cell_stats(self) -> tuple[float, float, float, np.ndarray] | None:

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["LOG_TABLE", "log_table", "grid_square_sums", "grid_log_sums", "grid_cell_sums", "coo_square_sums",
-           "coo_log_sums", "coo_cell_sums", "coo_summary"]
+           "coo_log_sums", "coo_summary"]
 
 # Counts below this take their logarithm from a table: one load instead of a log per cell.
 LOG_TABLE = 1 << 12
@@ -244,16 +244,6 @@ def coo_log_sums(rows, cols, vals, a, b, logs):
         h_c_k += _x_log_ratio(x, fx, b[j], col[j, 1], lx)
         h_k_c += _x_log_ratio(x, fx, a[i], log_a[i], lx)
     return h_c_k, h_k_c
-
-
-@njit(cache=True, nogil=True)
-def coo_cell_sums(rows, cols, vals, a, b, logs):
-    """:func:`grid_cell_sums` over the non-zero cells of a coordinate table: (Σ x log(b_j/x),
-    Σ x log(a_i/x), row_sq, row_le, col_sq, col_gt, best_f), :func:`coo_log_sums` and
-    :func:`coo_square_sums` (see there)."""
-    h_c_k, h_k_c = coo_log_sums(rows, cols, vals, a, b, logs)
-    row_sq, row_le, col_sq, col_gt, best_f = coo_square_sums(rows, cols, vals, a, b)
-    return h_c_k, h_k_c, row_sq, row_le, col_sq, col_gt, best_f
 
 
 @njit(cache=True, nogil=True)

@@ -271,7 +271,8 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
 
     ``maxima``: a sixth item, what the compiled kernel finds on the way — (each code's largest
     cell by row, by column (int64, 0 for unused codes), the cells' histogram ``np.bincount(values)``
-    or None where a cell is past ``CELL_HISTOGRAM_CAP``) — or None from numpy.
+    or None where a cell is past ``CELL_HISTOGRAM_CAP``, the five square sums of
+    :func:`~metrics.core.kernels.cell_stats.coo_square_sums` by code) — or None from numpy.
     """
     a, b = _kernel_view(np.ascontiguousarray(a)), _kernel_view(np.ascontiguousarray(b))
     nb = _sparse_kernels() if kernel(a.size) == "numba" else None
@@ -309,13 +310,23 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     row_max = (row_sums > 0).astype(np.int64)  # a code in use has a cell of at least 1
     col_max = (col_sums > 0).astype(np.int64)
     hist = np.zeros(CELL_HISTOGRAM_CAP, dtype=np.int64)
-    complete = nb.runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist)
-    if not maxima:
+    squares = None
+    if maxima:
+        col = np.zeros((n_cols, 4))
+        col[:, 0] = col_sums
+        split = n < nb.SPLIT_ONES_ITEMS
+        squares = nb.CellSquares(row_sums, np.zeros(n_rows), np.zeros(n_rows), np.zeros(n_rows), col,
+                                 col_sums.astype(np.int32) if split else np.empty(0, np.int32),
+                                 np.zeros(n_cols if split else 0, np.int32))
+    complete = nb.runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist,
+                                squares)
+    if squares is None:
         return rows, cols, vals, row_sums, col_sums
     if complete and m:
         hist = hist[: int(row_max.max()) + 1]
         hist[1] = m - hist[2:].sum()  # the cells of one item: all the others
-    return rows, cols, vals, row_sums, col_sums, (row_max, col_max, hist if complete and m else None)
+    return rows, cols, vals, row_sums, col_sums, (row_max, col_max, hist if complete and m else None,
+                                                  nb.square_sums(squares))
 
 
 # Counts 2 … cap − 1 of the cells that count_cells' kernel histograms on the way.

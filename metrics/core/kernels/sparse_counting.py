@@ -32,10 +32,13 @@ the cells of a table with about a cell per item are written over the sort's own 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-__all__ = ["DIGIT_BITS", "keys_and_marginals", "digit_histogram", "scatter_digit", "count_runs", "runs_to_cells"]
+__all__ = ["DIGIT_BITS", "keys_and_marginals", "digit_histogram", "scatter_digit", "count_runs", "runs_to_cells",
+           "CellSquares", "SPLIT_ONES_ITEMS", "square_sums"]
 
 # Bits per radix digit: 512 buckets.
 DIGIT_BITS = 9
@@ -170,7 +173,7 @@ def count_runs(keys):
 
 
 @njit(cache=True, nogil=True)
-def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist):
+def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist, squares):
     """The cells of the sorted keys: each run of equal keys is one cell, its row and column
     renumbered through ``row_index`` and ``col_index`` (code → index among the non-empty rows,
     columns; an empty array: every code is in use, its own index), its count the length of the run
@@ -182,7 +185,12 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
     (``row_max``, ``col_max`` by code, given as 1 for each code in use, 0 for the others) and how
     many cells hold each count 2 … len(hist) − 1 (``hist``, zeroed). Only cells of 2 items or more
     touch them — nearly none where there is about a cell per item — so this costs a fraction of
-    a pass of its own. Returns whether every cell fitted in ``hist``."""
+    a pass of its own. Returns whether every cell fitted in ``hist``.
+
+    ``squares``: :class:`CellSquares` to fill (None: left out) — the sums of
+    :func:`metrics.core.kernels.cell_stats.coo_square_sums` by code, to the last bit, while the
+    cells are in hand rather than read back from the arrays written here: its operations on the
+    cells in its order, but for cells of one item where :data:`SPLIT_ONES_ITEMS` allows."""
     shift = np.uint64(col_bits)
     col_mask = (np.uint64(1) << shift) - np.uint64(1)
     own_rows = row_index.shape[0] == 0
@@ -197,15 +205,34 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
     caught = np.int64(0)
     c = np.int64(0)
     several = False  # whether the current cell holds more than one item (rare where cells ≈ items)
+    # The current row's square sums, kept in registers: summed through its arrays, each cell would
+    # wait for the store of the one before (the cells of a row come one after another).
+    fa, r_sq, r_le, r_f = 0.0, 0.0, 0.0, 0.0
+    a_row = np.int64(0)
+    ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
+    split = squares is not None and squares.b_small.shape[0] > 0
     for i in range(keys.shape[0]):
         k = np.uint64(keys[i])
         if i == 0 or k != prev:
-            if several:  # the run before is complete: its cell's count is final
-                complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
+            if m >= 0:  # the run before is complete: its cell's count is final
+                x = vals[m]
+                if several:
+                    complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
+                if squares is not None:
+                    if split and x == 1:
+                        ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
+                    else:
+                        r_sq, r_le, r_f = _square_cell(x, fa, squares.col[c], r_sq, r_le, r_f)
             m += 1
             r = np.int64(k >> shift)
             c = np.int64(k & col_mask)
             if r != row:  # a new row: its index and its hot cell, read once
+                if squares is not None:
+                    if row >= 0:
+                        _store_row(squares, row, fa, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
+                    a_row = squares.a[r]
+                    fa, r_sq, r_le, r_f = np.float64(a_row), 0.0, 0.0, 0.0
+                    ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
                 row = r
                 row_at = r if own_rows else row_index[r]
                 hot_col = hot[r, 0] - 1
@@ -220,7 +247,88 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
             several = True
     if several:
         complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
+    if squares is not None and m >= 0:
+        x = vals[m]
+        if split and x == 1:
+            ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
+        else:
+            r_sq, r_le, r_f = _square_cell(x, fa, squares.col[c], r_sq, r_le, r_f)
+        _store_row(squares, row, fa, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
     return complete
+
+
+class CellSquares(NamedTuple):
+    """:func:`metrics.core.kernels.cell_stats.coo_square_sums`' sums by row and column code, which
+    :func:`runs_to_cells` fills (:func:`square_sums` reads them out): ``a`` the classes' sizes
+    (int64), ``row_sq``, ``row_le``, ``best_f`` floats by row (each row written once), ``col``
+    (n_cols × 4 floats, zeroed but for column 0) each column's size, Σ x², Σ x² where b_j > a_i
+    and the items of its cells of 2 or more, side by side (one cache line for a column reached at
+    random). ``b_small`` (int32 sizes by column, or empty) asks for cells of one item apart:
+    counted, not summed — ``ones_gt`` (int32, zeroed) counts those where b_j > a_i by column —
+    which only the tables of fewer than :data:`SPLIT_ONES_ITEMS` items may do."""
+
+    a: np.ndarray
+    row_sq: np.ndarray
+    row_le: np.ndarray
+    best_f: np.ndarray
+    col: np.ndarray
+    b_small: np.ndarray
+    ones_gt: np.ndarray
+
+
+# Below this many items every sum of squares of a row or column is below 2^53, so floats sum
+# whole numbers exactly in any order, and cells of one item may be counted apart and added
+# at the end (to the last bit what adding them cell by cell gives): in a table of about a cell
+# per item, nearly every cell then costs a comparison and a small counter instead of two float
+# sums in a big array.
+SPLIT_ONES_ITEMS = 1 << 26
+
+
+@njit(cache=True, nogil=True, inline="always", error_model="numpy")
+def _square_cell(x, fa, col, r_sq, r_le, r_f):
+    """A cell of ``x`` items in a row of ``fa`` items and the column whose packed state is ``col``:
+    coo_square_sums' loop body, operation for operation, the row's three sums carried along."""
+    fx = np.float64(x)
+    fbj = col[0]
+    sq = fx * fx
+    gt = sq if fbj > fa else 0.0
+    col[1] += sq
+    col[2] += gt
+    col[3] += fx
+    return r_sq + sq, r_le + (sq - gt), max(r_f, 2.0 * fx / (fa + fbj))
+
+
+# Above every column's size: the smallest column of a row's cells of one item, before the first.
+_NO_COLUMN = np.int64(1) << 62
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _one_cell(squares, col, a_row, ones, ones_le, ones_min_b):
+    """A cell of one item in column ``col`` of a row of ``a_row`` items, counted: without a branch
+    on b_j > a_i, which a random table would mispredict half the time."""
+    bj = np.int64(squares.b_small[col])
+    gt = np.int64(bj > a_row)
+    squares.ones_gt[col] += gt
+    return ones + 1, ones_le + (1 - gt), min(ones_min_b, bj)
+
+
+@njit(cache=True, nogil=True, inline="always", error_model="numpy")
+def _store_row(squares, row, fa, r_sq, r_le, r_f, ones, ones_le, ones_min_b):
+    """A row's sums, its cells of one item added: each adds 1 to Σ x², and its largest
+    2x / (a_i + b_j) is the one in the smallest column (the division rounds monotonically)."""
+    squares.row_sq[row] = r_sq + ones
+    squares.row_le[row] = r_le + ones_le
+    squares.best_f[row] = max(r_f, 2.0 / (fa + ones_min_b)) if ones else r_f
+
+
+def square_sums(squares: CellSquares) -> tuple[np.ndarray, ...]:
+    """(row_sq, row_le, col_sq, col_gt, best_f) by code from a filled :class:`CellSquares`: the
+    columns' cells of one item added (b_j less the items of its bigger cells)."""
+    col = squares.col
+    if squares.b_small.shape[0] == 0:
+        return squares.row_sq, squares.row_le, col[:, 1].copy(), col[:, 2].copy(), squares.best_f
+    return (squares.row_sq, squares.row_le, col[:, 1] + (col[:, 0] - col[:, 3]), col[:, 2] + squares.ones_gt,
+            squares.best_f)
 
 
 @njit(cache=True, nogil=True, inline="always")

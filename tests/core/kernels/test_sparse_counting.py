@@ -4,6 +4,8 @@ metrics/core/kernels/sparse_counting.py).
 * the compiled radix sort and the numpy sort give the same cells, marginals and order — row-major,
   columns ascending, indices among the non-empty rows and columns — and both equal an independent
   count (collections.Counter), for uint32 keys (≤ 32 bits) and uint64 keys, int32/int64/bool codes;
+* count_cells' sixth item (the maxima, histogram and square sums found on the way) equals numpy's
+  reductions and coo_square_sums over the cells, to the last bit;
 * a table counted that way gives every measure of the same table given as cells (dense array,
   sparse matrix) to the last bit, and its cached marginals are the cells' own sums;
 * strings, tuples and other hashable labels count into the table of their integer codes;
@@ -25,9 +27,10 @@ from scipy import sparse
 
 import metrics
 from metrics.core.contingency import Contingency
-from metrics.core.kernels import counting
+from metrics.core.kernels import cell_stats, counting
 
-pytest.importorskip("metrics.core.kernels.sparse_counting", reason="numba (the `fast` extra) is not installed")
+sparse_counting = pytest.importorskip("metrics.core.kernels.sparse_counting",
+                                      reason="numba (the `fast` extra) is not installed")
 
 KEYS = [k for k in metrics.MEASURES if not k.startswith("ami")]
 
@@ -42,13 +45,22 @@ def forced(name, fn, *args):
 
 def assert_maxima(maxima, a, b, n_rows, n_cols, cells):
     """count_cells' sixth item (maxima=True): each code's largest cell by row and by column, 0 for
-    unused codes, and np.bincount of the counts (None where one is past the histogram's cap)."""
+    unused codes, np.bincount of the counts (None where one is past the histogram's cap), and
+    coo_square_sums of the cells by code — to the last bit, 0 for unused codes."""
     rows, cols, vals = cells[:3]
-    used_r, used_c = np.flatnonzero(np.bincount(a, minlength=n_rows)), np.flatnonzero(np.bincount(b, minlength=n_cols))
+    sizes_r, sizes_c = np.bincount(a, minlength=n_rows), np.bincount(b, minlength=n_cols)
+    used_r, used_c = np.flatnonzero(sizes_r), np.flatnonzero(sizes_c)
     want_r, want_c = np.zeros(n_rows, np.int64), np.zeros(n_cols, np.int64)
     np.maximum.at(want_r, used_r[rows], vals)
     np.maximum.at(want_c, used_c[cols], vals)
-    row_max, col_max, hist = maxima
+    row_max, col_max, hist, squares = maxima
+    want = cell_stats.coo_square_sums(rows, cols, vals, sizes_r[used_r].astype(np.int64),
+                                      sizes_c[used_c].astype(np.int64))
+    for got, expected, used, size in zip(squares, want, (used_r, used_r, used_c, used_c, used_r),
+                                         (n_rows, n_rows, n_cols, n_cols, n_rows)):
+        assert got.dtype == np.float64 and got.shape == (size,)
+        np.testing.assert_array_equal(got[used], expected)
+        assert not np.any(np.delete(got, used))
     np.testing.assert_array_equal(row_max, want_r)
     np.testing.assert_array_equal(col_max, want_c)
     if vals.max() < counting.CELL_HISTOGRAM_CAP:
@@ -86,10 +98,15 @@ def test_compiled_and_numpy_cells_agree_with_a_counter(n, n_rows, n_cols, seed, 
     for x, y in zip(fast, plain):
         assert x.dtype == y.dtype == np.int64
         np.testing.assert_array_equal(x, y)
-    with_maxima = forced("numba", counting.count_cells, a, b, n_rows, n_cols, True)
-    for x, y in zip(with_maxima[:5], fast):
-        np.testing.assert_array_equal(x, y)
-    assert_maxima(with_maxima[5], a, b, n_rows, n_cols, fast)
+    for split_below in (sparse_counting.SPLIT_ONES_ITEMS, 0):  # cells of one item counted apart, or not
+        sparse_counting.SPLIT_ONES_ITEMS, saved = split_below, sparse_counting.SPLIT_ONES_ITEMS
+        try:
+            with_maxima = forced("numba", counting.count_cells, a, b, n_rows, n_cols, True)
+        finally:
+            sparse_counting.SPLIT_ONES_ITEMS = saved
+        for x, y in zip(with_maxima[:5], fast):
+            np.testing.assert_array_equal(x, y)
+        assert_maxima(with_maxima[5], a, b, n_rows, n_cols, fast)
     assert forced("numpy", counting.count_cells, a, b, n_rows, n_cols, True)[5] is None
     rows, cols, vals = counter_cells(a, b)
     np.testing.assert_array_equal(fast[0], rows)
@@ -162,10 +179,11 @@ def test_codes_all_in_use_and_cells_over_the_sort_buffers(shape):
                     forced("numpy", counting.count_cells, a, b, n_rows, n_cols)):
         np.testing.assert_array_equal(x, y)
     a, b = rng.integers(0, 1 << 21, n), rng.integers(0, 1 << 21, n)
-    fast = forced("numba", counting.count_cells, a, b, 1 << 21, 1 << 21)
+    fast = forced("numba", counting.count_cells, a, b, 1 << 21, 1 << 21, True)
     assert fast[0].base is not None and fast[1].base is not None  # written over the buffers
-    for x, y in zip(fast, forced("numpy", counting.count_cells, a, b, 1 << 21, 1 << 21)):
+    for x, y in zip(fast[:5], forced("numpy", counting.count_cells, a, b, 1 << 21, 1 << 21)):
         np.testing.assert_array_equal(x, y)
+    assert_maxima(fast[5], a, b, 1 << 21, 1 << 21, fast)
 
 
 def test_boolean_codes_count():
@@ -285,6 +303,7 @@ def test_cells_past_the_histogram_cap_leave_it_to_numpy(monkeypatch):
     assert "_cell_histogram" in counted.__dict__ and "_cell_histogram" not in capped.__dict__
     plain = Contingency(counted.rows, counted.cols, counted.values, counted.row_labels, counted.col_labels)
     for t in (counted, capped):
+        assert "_coo_squares" in t.__dict__  # found on the way, with or without the histogram
         np.testing.assert_array_equal(t._cell_histogram, plain._cell_histogram)
         for got, want in zip(t._coo_summary, plain._coo_summary):
             np.testing.assert_array_equal(got, want)
