@@ -336,25 +336,6 @@ def zk_entropy(t, *, log_base, beta):
     return div(t.h_c_given_k, np.log(np.maximum(t.n_classes, 1)), 0.0)
 
 
-# Whole sizes of tables with at most this many classes (+1) take their model cost as a sum of
-# log1p terms (_whole_model_cost) rather than through scipy's betaln, up to this many terms.
-_SUMMED_CLASSES = 64
-_SUMMED_TERMS = 1 << 22
-
-
-def _whole_model_cost(sizes: np.ndarray, k: np.ndarray, top: int) -> np.ndarray:
-    """Σ_s log C(s + k, k) over the last axis, for whole sizes s and k + 1 classes (``k`` of
-    shape (..., 1), ``top`` its largest value), as Σ_s Σ_{m=1..k} log1p(s / m).
-
-    Why: every term is positive, so the sum keeps its relative precision at any size — within
-    a few ulps of 40-digit mpmath, where the log-beta form drifts to 10^-11 at sizes of 10^15
-    (scipy's betaln for a large and a small argument) — and a fresh process scoring a table of
-    a few classes need not import scipy.special, which costs more than the evaluation."""
-    steps = np.arange(1, top + 1, dtype=np.float64)
-    terms = np.log1p(sizes[..., None] / steps) * (steps <= k[..., None])
-    return terms.sum(axis=(-2, -1))
-
-
 # Stirling's error lgamma(m + 1) − (m log m − m + ½ log 2πm) at m = 0 … 15 (0 at m = 0, where
 # log C takes no such term): past 15 its series below is exact to the last bit.
 _STIRLING_ERROR = np.array([0.0] + [math.lgamma(m + 1) - (m * math.log(m) - m + 0.5 * math.log(2 * math.pi * m))
@@ -387,9 +368,9 @@ def _log_binomial(s: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def _model_cost(sizes: np.ndarray, n_classes, n):
-    """(1/n) Σ log C(s + |C| − 1, |C| − 1) in nats: whole sizes by :func:`_whole_model_cost`
-    (few classes) or :func:`_log_binomial`, non-integer (fuzzy) sizes through the log-beta
-    function. Empty (padded) sizes add log C(k, k) = 0, and a single class (k = 0) costs nothing.
+    """(1/n) Σ log C(s + |C| − 1, |C| − 1) in nats: whole sizes by :func:`_log_binomial`,
+    non-integer (fuzzy) sizes through the log-beta function. Empty (padded) sizes add
+    log C(k, k) = 0, and a single class (k = 0) costs nothing.
 
     Why log-beta for fuzzy sizes: log C(s + k, k) = −log(s + k + 1) − log B(s + 1, k + 1), and scipy's betaln
     keeps its precision when s ≫ k, where log Γ(s + k + 1) − log Γ(s + 1) subtracts two numbers
@@ -402,16 +383,6 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
     s = np.asarray(sizes, dtype=np.float64)
     k = np.asarray(n_classes, dtype=np.float64)[..., None] - 1.0
     k = np.maximum(k, 0.0)
-    # A table (of a batch) of whole sizes and at most _SUMMED_CLASSES + 1 classes: summed.
-    summed = (k <= _SUMMED_CLASSES) & np.all(s == np.floor(s), axis=-1, keepdims=True)
-    top = int(np.max(k, where=summed, initial=0))
-    if summed.any() and s.size * top <= _SUMMED_TERMS:
-        total = _whole_model_cost(s, np.where(summed, k, 0.0), top)
-        if summed.all():
-            return div(total if total.ndim else float(total), n, 0.0)
-        k = np.where(summed, 0.0, k)  # the others through betaln below; these add 0 there
-    else:
-        total = np.zeros(s.shape[:-1])
     # log C(s + k, k) is exactly 0 when s = 0 (an empty, padded size) or k = 0 (one class).
     k = np.broadcast_to(k, s.shape)
     positive = (s > 0) & (k > 0)
@@ -428,7 +399,7 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
             for m in range(2, 6):
                 series = series + s ** m / math.factorial(m) * (polygamma(m - 1, k + 1.0) - polygamma(m - 1, 1.0))
             logs = np.where(tiny, series, logs)
-    total = total + logs.sum(axis=-1)
+    total = logs.sum(axis=-1)
     return div(total if np.ndim(total) else float(total), n, 0.0)
 
 
