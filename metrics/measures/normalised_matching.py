@@ -56,7 +56,7 @@ def max_weight_matching(t, weight) -> float:
         # A grid table's weights straight from its grid: gathering a 1000 × 1000 grid's
         # coordinates first cost more than NCA's assignment. The same float operations on the
         # same numbers: the same weights.
-        value = _by_line_maxima(t, weight)
+        value = line_maxima_matching(t, "share_of_larger" if weight is _share_of_larger else "share_of_class")
         if value is not None:
             return value
         # A table keeps no empty row or column, so every size is positive and an empty cell's
@@ -70,11 +70,6 @@ def max_weight_matching(t, weight) -> float:
         dense[rows, cols] = w
         return _lsa_value(dense)
     return float(_sparse_matching(rows, cols, w, n_r, n_c))
-
-
-def _by_line_maxima(t, weight) -> float | None:
-    kind = "share_of_larger" if weight is _share_of_larger else "share_of_class"
-    return line_maxima_matching(t, kind)
 
 
 def _share_of_class(n, a, b):

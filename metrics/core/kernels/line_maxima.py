@@ -12,8 +12,7 @@ import numpy as np
 from numba import njit
 
 from .cell_stats import _VECTOR_MATH
-
-_EPS = float(np.finfo(np.float64).eps)
+from .float_assignment import _EPS
 
 # The weights :func:`lines_best` reads off a count grid.
 COUNT, SHARE_OF_CLASS, SHARE_OF_LARGER = 0, 1, 2
