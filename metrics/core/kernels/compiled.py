@@ -1,5 +1,6 @@
-"""Compiled kernels (numba, the optional ``fast`` extra): counting, a grid's summary and
-assignment (dense, and sparse for big tables).
+"""Compiled kernels (numba, the optional ``fast`` extra): counting, a grid's summary, the dense
+assignment, and the components of a big table's class–cluster graph; the sparse assignment
+(:mod:`metrics.core.kernels.augmenting_paths`) is reached through here too.
 
 Reached only through :func:`metrics.core.kernels.counting.compiled_kernels` (by the counting, by
 ``Contingency._from_grid``, and by :mod:`metrics.measures.matching`; the per-cell sums are
@@ -17,6 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from .augmenting_paths import _flip_path, sparse_max_weight_matching
+
+__all__ = ["bounds", "count_pairs", "grid_summary", "max_weight_assignment", "csr_order",
+           "sparse_max_weight_matching", "cell_components"]
 
 
 # --------------------------------------------------------------------------- counting
@@ -115,22 +121,6 @@ def grid_summary(grid, cap, limit):
 
 
 # --------------------------------------------------------------------------- assignment
-@njit(cache=True, nogil=True, inline="always")
-def _flip_path(pred, row_of, col_of, end, source):
-    """Augment along the shortest path found: from the free column ``end`` back through each
-    column's predecessor row to the free row ``source``, every row takes the column the path
-    reached it by (both assignment kernels end each search with it)."""
-    j = end
-    while True:
-        i = pred[j]
-        row_of[j] = i
-        nxt = col_of[i]
-        col_of[i] = j
-        j = nxt
-        if i == source:
-            break
-
-
 @njit(cache=True, nogil=True)
 def max_weight_assignment(w):
     """Largest total weight of a one-to-one matching of the rows and columns of the
@@ -301,60 +291,7 @@ def max_weight_assignment(w):
     return total, col_of
 
 
-# --------------------------------------------------------------------------- sparse assignment
-@njit(cache=True, nogil=True, inline="always")
-def _heap_push(keys, nodes, size, key, node):
-    """Push (key, node) on the binary min-heap held in keys[:size], nodes[:size]; the new size."""
-    i = size
-    while i > 0:
-        parent = (i - 1) >> 1
-        if keys[parent] <= key:
-            break
-        keys[i] = keys[parent]
-        nodes[i] = nodes[parent]
-        i = parent
-    keys[i] = key
-    nodes[i] = node
-    return size + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _heap_pop(keys, nodes, size):
-    """Drop the heap's root (read by the caller first); the new size."""
-    size -= 1
-    key = keys[size]
-    node = nodes[size]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and keys[child + 1] < keys[child]:
-            child += 1
-        if keys[child] >= key:
-            break
-        keys[i] = keys[child]
-        nodes[i] = nodes[child]
-        i = child
-    if size > 0:
-        keys[i] = key
-        nodes[i] = node
-    return size
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _pop_nearest(keys, nodes, size, state, d):
-    """(the nearest column not settled yet, the heap's new size): roots popped until one is
-    neither settled (``state`` 2) nor stale (its key no longer its distance ``d``); −1 if none."""
-    while size > 0:
-        key = keys[0]
-        node = nodes[0]
-        size = _heap_pop(keys, nodes, size)
-        if state[node] != 2 and key == d[node]:
-            return node, size
-    return -1, size
-
-
+# --------------------------------------------------------------------------- sparse tables: CSR order, components
 @njit(cache=True, nogil=True)
 def csr_order(keys, n_keys):
     """The stable order that sorts ``keys`` (ints in 0..n_keys − 1) and the CSR index pointer of
@@ -372,110 +309,6 @@ def csr_order(keys, n_keys):
         order[pos[k]] = i
         pos[k] += 1
     return order, indptr
-
-
-@njit(cache=True, nogil=True)
-def _weight_at(indptr, indices, weights, i, j):
-    for p in range(indptr[i], indptr[i + 1]):
-        if indices[p] == j:
-            return weights[p]
-    return weights[0] * 0
-
-
-@njit(cache=True, nogil=True)
-def sparse_max_weight_matching(indptr, indices, weights, n_cols, max_steps):
-    """Largest total weight of a one-to-one matching of rows and columns (some may stay
-    unmatched) of the sparse non-negative matrix given in CSR form (``indptr``, ``indices``,
-    ``weights``; ``n_cols`` columns), the matching (row → column, a column ≥ ``n_cols``
-    meaning unmatched), and whether it is complete: the searches stop after ``max_steps``
-    relaxations of a cell (the caller's budget), the total and matching being then partial.
-
-    Successive shortest augmenting paths (the last phase of Jonker & Volgenant's method) on the
-    non-zero cells only, with a binary heap for Dijkstra's frontier: every row gets a private
-    dummy column, so a full matching of the rows always exists, and the costs are
-    c_ij = max(w) − w_ij for cells and max(w) for dummies (a minimum-cost full matching is then
-    a maximum-weight matching). Each free row in turn starts a search over the reduced costs
-    c_ij − v_j − u_i ≥ 0 that stops at the first free column it settles; the prices of the
-    columns it settled are then raised so that every reduced cost stays ≥ 0 and every matched
-    cell tight — which makes each search short: it explores only the rows that compete for its
-    best columns. Integer weights keep every comparison exact (the caller keeps max(w) times
-    the rows below 2^56, so no distance overflows); float weights are compared as floats, as
-    scipy's solvers do. Tables whose cells are nearly all equal (random labels, few items a cell)
-    are the slow case: a search then explores every row reachable at no extra cost.
-    """
-    n_rows = indptr.shape[0] - 1
-    zero = weights[0] * 0
-    top = zero
-    for p in range(weights.shape[0]):
-        top = max(top, weights[p])
-    m = n_cols + n_rows
-    v = np.zeros(m, dtype=weights.dtype)
-    d = np.zeros(m, dtype=weights.dtype)
-    row_of = np.full(m, -1, dtype=np.int64)
-    col_of = np.full(n_rows, -1, dtype=np.int64)
-    pred = np.zeros(m, dtype=np.int64)
-    state = np.zeros(m, dtype=np.int8)  # 0 not reached, 1 on the frontier, 2 settled
-    touched = np.empty(m, dtype=np.int64)
-    settled = np.empty(m, dtype=np.int64)
-    # Each search pushes at most once per cell and dummy it relaxes.
-    heap_keys = np.empty(weights.shape[0] + n_rows + 1, dtype=weights.dtype)
-    heap_nodes = np.empty(weights.shape[0] + n_rows + 1, dtype=np.int64)
-    steps = 0
-    for source in range(n_rows):
-        if steps > max_steps:
-            return zero, col_of, False
-        n_touched = 0
-        n_settled = 0
-        size = 0
-        end = -1
-        dmin = zero
-        row = source
-        base = zero  # distance of the row reached, minus its own reduced cost (0 for the source)
-        while True:
-            # Relax the row's cells and its dummy column.
-            steps += indptr[row + 1] - indptr[row] + 1
-            for p in range(indptr[row], indptr[row + 1] + 1):
-                if p < indptr[row + 1]:
-                    k = indices[p]
-                    h = base + top - weights[p] - v[k]
-                else:
-                    k = n_cols + row
-                    h = base + top - v[k]
-                if state[k] == 2:
-                    continue
-                if state[k] == 0:
-                    state[k] = 1
-                    touched[n_touched] = k
-                    n_touched += 1
-                elif h >= d[k]:
-                    continue
-                d[k] = h
-                pred[k] = row
-                size = _heap_push(heap_keys, heap_nodes, size, h, k)
-            # Settle the nearest column not settled yet (stale heap entries skipped).
-            j, size = _pop_nearest(heap_keys, heap_nodes, size, state, d)
-            dmin = d[j]
-            if row_of[j] < 0:
-                end = j
-                break
-            state[j] = 2
-            settled[n_settled] = j
-            n_settled += 1
-            row = row_of[j]
-            own = top - v[j] if j >= n_cols else top - _weight_at(indptr, indices, weights, row, j) - v[j]
-            base = dmin - own
-        for q in range(n_settled):
-            k = settled[q]
-            v[k] += d[k] - dmin
-        for q in range(n_touched):
-            state[touched[q]] = 0
-        # Flip the path from the free column found back to the source.
-        _flip_path(pred, row_of, col_of, end, source)
-    total = zero
-    for i in range(n_rows):
-        if col_of[i] < n_cols:
-            total += _weight_at(indptr, indices, weights, i, col_of[i])
-    return total, col_of, True
 
 
 @njit(cache=True, nogil=True)

@@ -8,9 +8,9 @@ candidate set that misses the optimum is caught, never trusted:
 
 1. :func:`mark_best` marks the candidates; :func:`sparse_assignment` solves the assignment on them
    by Jonker & Volgenant's augmenting row reduction, then successive shortest augmenting paths
-   (as :func:`metrics.core.kernels.compiled.sparse_max_weight_matching`, in float, keeping its
-   duals): column prices p_j ≥ 0 and row profits u_i with u_i + p_j ≥ w_ij on every candidate,
-   tight on the matched cells.
+   (:func:`metrics.core.kernels.augmenting_paths.augment_free_rows`), keeping its duals: column
+   prices p_j ≥ 0 and row profits u_i with u_i + p_j ≥ w_ij on every candidate, tight on the
+   matched cells.
 2. :func:`certify` reads every cell once: the bound B = Σ_i max(0, max_j (w_ij − p_j)) + Σ_j p_j is,
    by weak duality of the matching LP (max Σ w x, each row and column at most once, x ≥ 0; dual
    min Σ u + Σ p, u_i + p_j ≥ w_ij, u, p ≥ 0), an upper bound of the optimum whatever p is; the
@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .compiled import _flip_path, _heap_push, _pop_nearest
+from .augmenting_paths import augment_free_rows, cell_cost
 
 # Candidates per row and per column. Five already holds the optimum of most count tables; a
 # miss costs one more round on the few cells the certificate names.
@@ -69,15 +69,6 @@ def _insert(vals, idx, k, x, at):
         p -= 1
     vals[p] = x
     idx[p] = at
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _cell(indptr, indices, weights, n_cols, top, row, p):
-    """The column and cost c = top − w of the ``p``-th cell of the CSR matrix, ``p`` running over
-    ``row``'s cells and one past them: the row's private dummy column (weight 0, cost top)."""
-    if p < indptr[row + 1]:
-        return indices[p], top - weights[p]
-    return n_cols + row, top
 
 
 @njit(cache=True, nogil=True)
@@ -185,10 +176,10 @@ def _repair(indptr, indices, weights, n_cols, top, v, row_of, col_of, own_cost, 
 def sparse_assignment(indptr, indices, weights, n_cols, top, max_steps, v, col_of, own_cost, warm):
     """Maximum-weight matching of the sparse non-negative matrix (CSR) with its duals.
 
-    Successive shortest augmenting paths over the costs c = top − w (every row with a private
-    dummy column of cost top, so a full matching of the rows always exists; ``top`` at least
-    every weight, the same in every round), as
-    :func:`metrics.core.kernels.compiled.sparse_max_weight_matching`, in float. The state —
+    Successive shortest augmenting paths over the costs c = top − w
+    (:func:`metrics.core.kernels.augmenting_paths.augment_free_rows`; ``top`` the same in every
+    round)
+    after augmenting row reduction, in float. The state —
     ``v`` (the n_cols + n_rows columns' prices in the costs' terms, ≤ 0), ``col_of`` (row →
     column, a column ≥ n_cols being the row's dummy) and ``own_cost`` (each matched row's cost
     c) — is updated in place: cold (``warm`` False) the caller passes it empty; warm it is the
@@ -198,21 +189,11 @@ def sparse_assignment(indptr, indices, weights, n_cols, top, max_steps, v, col_o
     (:func:`duals` reads the answer off the state).
     """
     n_rows = indptr.shape[0] - 1
-    m = n_cols + n_rows
-    d = np.zeros(m)
-    row_of = np.full(m, -1, dtype=np.int64)
+    row_of = np.full(n_cols + n_rows, -1, dtype=np.int64)
     for i in range(n_rows):
         if col_of[i] >= 0:
             row_of[col_of[i]] = i
-    pred = np.zeros(m, dtype=np.int64)
-    state = np.zeros(m, dtype=np.int8)  # 0 not reached, 1 on the frontier, 2 settled
-    touched = np.empty(m, dtype=np.int64)
-    settled = np.empty(m, dtype=np.int64)
-    heap_keys = np.empty(weights.shape[0] + n_rows + 1)
-    heap_nodes = np.empty(weights.shape[0] + n_rows + 1, dtype=np.int64)
-    pred_cost = np.zeros(m)  # the cost c of the cell each column was last reached by
     steps = 0
-    complete = True
     # Augmenting row reduction, ARR_ROUNDS rounds (Jonker & Volgenant's third phase, on the cells):
     # a free row takes its cheapest column at the current prices and lowers that column's v by
     # the gap to its second cheapest, so it stays the row's cheapest (tied); the row it displaces
@@ -240,7 +221,7 @@ def sparse_assignment(indptr, indices, weights, n_cols, top, max_steps, v, col_o
             c1 = 0.0
             c2 = 0.0
             for p in range(indptr[i], indptr[i + 1] + 1):
-                j, c = _cell(indptr, indices, weights, n_cols, top, i, p)
+                j, c = cell_cost(indptr, indices, weights, n_cols, top, i, p)
                 h = c - v[j]
                 if h < usub:
                     if h >= umin:
@@ -272,62 +253,7 @@ def sparse_assignment(indptr, indices, weights, n_cols, top, max_steps, v, col_o
                 else:
                     free[n_free] = i0
                     n_free += 1
-    for source in range(n_rows):
-        if col_of[source] >= 0:
-            continue
-        if steps > max_steps:
-            complete = False
-            break
-        n_touched = 0
-        n_settled = 0
-        size = 0
-        end = -1
-        dmin = 0.0
-        row = source
-        base = 0.0
-        while True:
-            steps += indptr[row + 1] - indptr[row] + 1
-            for p in range(indptr[row], indptr[row + 1] + 1):
-                k, c = _cell(indptr, indices, weights, n_cols, top, row, p)
-                h = base + c - v[k]
-                if state[k] == 2:
-                    continue
-                if state[k] == 0:
-                    state[k] = 1
-                    touched[n_touched] = k
-                    n_touched += 1
-                elif h >= d[k]:
-                    continue
-                d[k] = h
-                pred[k] = row
-                pred_cost[k] = c
-                size = _heap_push(heap_keys, heap_nodes, size, h, k)
-            j, size = _pop_nearest(heap_keys, heap_nodes, size, state, d)
-            dmin = d[j]
-            if row_of[j] < 0:
-                end = j
-                break
-            state[j] = 2
-            settled[n_settled] = j
-            n_settled += 1
-            row = row_of[j]
-            base = dmin - (own_cost[row] - v[j])
-        for q in range(n_settled):
-            k = settled[q]
-            v[k] += d[k] - dmin
-        for q in range(n_touched):
-            state[touched[q]] = 0
-        # The path's rows take the cells it reached their columns by (their cost kept for the
-        # next searches' reduced costs, without looking the cell up again).
-        j = end
-        while True:
-            i = pred[j]
-            own_cost[i] = pred_cost[j]
-            if i == source:
-                break
-            j = col_of[i]
-        _flip_path(pred, row_of, col_of, end, source)
-    return complete, steps
+    return augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, steps, v, row_of, col_of, own_cost)
 
 
 def duals(v: np.ndarray, col_of: np.ndarray, own_cost: np.ndarray, top: float, n_cols: int):
