@@ -13,7 +13,7 @@ a request (``benchmarks/bench_dashboard.py`` measures a page's first load after 
 
 :data:`PRELOAD` names no ``dashboard`` module: imported bare, one would create its ``st.cache_data``
 functions before Streamlit's runtime exists (the warm-up imports them inside runs that stand a
-runtime in: ``dashboard/server/warm.py``). ``tests/dashboard/test_serve.py`` checks that every library the
+runtime in: ``dashboard/server/warm.py``). ``tests/dashboard/server/test_serve.py`` checks that every library the
 pages load is named here.
 
 Before all that, an explicit ``--server.port`` that another program holds is refused at once

@@ -4,9 +4,11 @@ after the preload and listing what the pages still had to import."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import dashboard
@@ -72,8 +74,6 @@ def test_serve_runs_streamlit_with_the_arguments_of_streamlit_run():
 def test_files_are_sent_whole_in_mebibyte_chunks(tmp_path):
     """The frontend's JavaScript (a few MB per new visitor) goes out in 1 MiB reads and writes, not
     Starlette's 64 KiB ones (a thread hand-off and a socket write each), byte for byte."""
-    import asyncio
-
     from starlette.responses import FileResponse
 
     data = bytes(range(256)) * (3 * 4096 + 17)                     # 3 MiB and a bit
@@ -90,16 +90,21 @@ def test_files_are_sent_whole_in_mebibyte_chunks(tmp_path):
             sent.append(message.get("body", b""))
 
     scope = {"type": "http", "method": "GET", "path": "/bundle.js", "headers": [], "http_version": "1.1"}
-    asyncio.run(FileResponse(path)(scope, receive, send))
+    run_apart(FileResponse(path)(scope, receive, send))
     assert b"".join(sent) == data
     assert len([chunk for chunk in sent if chunk]) == -(-len(data) // serve.STATIC_CHUNK) == 4
+
+
+def run_apart(coroutine):
+    """asyncio.run(coroutine) on a thread of its own: the browser tests' Playwright (sync API, one per
+    pytest session) keeps an event loop running on the main thread, where asyncio.run refuses."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 # ---------------------------------------------------------------------- frontend files from memory
 def _asgi(app, path, method="GET", headers=()):
     """(status, sorted headers, body) of one request to the ASGI ``app``."""
-    import asyncio
-
     out = {"status": None, "headers": [], "body": b""}
 
     asked = []
@@ -119,7 +124,7 @@ def _asgi(app, path, method="GET", headers=()):
     scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(), "root_path": "",
              "query_string": b"", "headers": [(k.encode(), v.encode()) for k, v in headers],
              "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 8501), "client": ("127.0.0.1", 1)}
-    asyncio.run(app(scope, receive, send))
+    run_apart(app(scope, receive, send))
     return out["status"], out["headers"], out["body"]
 
 
