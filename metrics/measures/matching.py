@@ -315,6 +315,15 @@ class Components(NamedTuple):
         """The component of each cell, given the cells' rows: gathered only when a matching runs."""
         return self.of_row[rows]
 
+    def weighted(self, rows: np.ndarray, weights: np.ndarray) -> Components:
+        """The same components for other weights of the same cells (the cells' rows ``rows``): only
+        the stars' largest cells change — the graph, and so the table's memoised components, do not."""
+        comp = self.of_cells(rows)
+        in_star = self.star[comp]
+        best = np.zeros(self.best.size, dtype=weights.dtype)
+        np.maximum.at(best, comp[in_star], weights[in_star])
+        return self._replace(best=best)
+
 
 def _component_structure(rows, cols, vals, n_r: int, n_c: int) -> Components:
     """Connected components of the class–cluster graph of non-zero cells (:class:`Components`)."""

@@ -40,6 +40,7 @@ from .matching import (
     _sparse_matching,
     epsilon_n,
     line_maxima_matching,
+    matching_components,
     matching_out_of_budget,
     max_assignment_batch,
 )
@@ -69,7 +70,8 @@ def max_weight_matching(t, weight) -> float:
         dense = np.zeros((n_r, n_c))
         dense[rows, cols] = w
         return _lsa_value(dense)
-    return float(_sparse_matching(rows, cols, w, n_r, n_c))
+    parts = t.memo("matching_components", matching_components).weighted(rows, w)
+    return float(_sparse_matching(rows, cols, w, n_r, n_c, parts))
 
 
 def _share_of_class(n, a, b):

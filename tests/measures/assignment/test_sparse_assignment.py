@@ -115,6 +115,38 @@ def test_sparse_and_scipy_paths_give_the_same_epsilon(seed):
         assert fast[key] == pytest.approx(plain[key], abs=1e-12), key
 
 
+@pytest.mark.parametrize("kernel", [None, "numpy"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nca_and_psi_reuse_the_table_s_components_with_their_own_largest_cells(seed, kernel):
+    """NCA's and PSI's sparse matchings read the table's memoised components (ε's), each star's
+    largest cell taken by their own weights: the same value, to the last bit, as components
+    computed afresh from those weights. Stars (a class or a cluster alone: most components
+    here) hold a largest count that is not their largest weight, so reusing ε's stars as they
+    are fails this."""
+    from metrics.measures.normalised_matching import _share_of_class, _share_of_larger, max_weight_matching
+
+    rng = np.random.default_rng(seed)
+    n = 30_000
+    gold = rng.integers(0, 3000, n)
+    pred = np.where(rng.random(n) < 0.9, gold // 2, rng.integers(0, 3000, n))  # pairs of classes merged
+    counting.FORCE_KERNEL = kernel
+    try:
+        t = metrics.Contingency.from_labels(gold, pred)
+        assert t.shape[0] * t.shape[1] > matching._DENSE_MATCHING_CELLS
+        parts = t.memo("matching_components", matching.matching_components)
+        assert parts.star.sum() > 10 and (~parts.star).sum() > 0
+        rows, cols = t.rows, t.cols
+        for weight in (_share_of_class, _share_of_larger):
+            w = weight(t.values.astype(np.float64), t.row_sums[rows].astype(np.float64),
+                       t.col_sums[cols].astype(np.float64))
+            afresh = matching._sparse_matching(rows, cols, w, *t.shape)
+            assert max_weight_matching(t, weight) == afresh
+            stale = parts._replace(best=parts.best.astype(np.float64))  # the counts' largest, not the weights'
+            assert matching._sparse_matching(rows, cols, w, *t.shape, stale) != afresh
+    finally:
+        counting.FORCE_KERNEL = None
+
+
 def test_a_hundred_thousand_classes_and_clusters_are_matched_exactly():
     """10^5 classes × 10^5 clusters, 10^6 non-zero cells in one component: a planted one-to-one
     matching of cells 20–30 and noise cells 1–19. Every noise cell of a matching displaces its
