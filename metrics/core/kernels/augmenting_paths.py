@@ -154,7 +154,7 @@ def augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, steps, v
 
     The state is updated in place: ``v`` (the n_cols + n_rows columns' prices, in the weights'
     dtype), ``row_of`` (column → row, −1 free), ``col_of`` (row → column, −1 free) and
-    ``own_cost`` (each matched row's cost c, kept so that a search reaching a row needs not look
+    ``own_cost`` (each matched row's cost c, kept so that a search reaching a row need not look
     its cell up). Returns (whether every free row was matched before the relaxations of a cell,
     counted from ``steps``, passed ``max_steps``; the count)."""
     n_rows = indptr.shape[0] - 1
