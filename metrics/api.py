@@ -15,16 +15,25 @@ with two documented conventions of Partition Lab:
 * ``adjusted_mutual_info_score(..., average_method="min")`` when exactly one labeling is all
   singletons: I = E[I] = min(H(C), H(K)), a 0/0, is 1.0; scikit-learn returns a rounding residue.
 
-Input is checked as scikit-learn checks it (``ValueError`` for labels that are not 1-D or of
-different lengths) and more strictly where scikit-learn would count nonsense: missing (NaN/None)
-labels and empty input raise ``ValueError`` (scikit-learn scores empty input 1.0 or 0.0).
+Input is checked as scikit-learn checks it, in its words (``ValueError``: "labels_true must be
+1D: shape is (2, 2)", "Found input variables with inconsistent numbers of samples: [2, 3]"), and
+more strictly where scikit-learn would count nonsense: missing (NaN/None) labels raise
+``ValueError``. Two empty labelings are the same (empty) partition: the scores scikit-learn
+rates 1.0 for them (ARI, Rand, homogeneity, completeness, V, NMI, AMI) are 1.0 here too, and so
+is ``fowlkes_mallows_score`` (the convention above; scikit-learn: 0.0); ``mutual_info_score``
+of empty labelings raises ``ValueError``, as scikit-learn's does. Everywhere else in Partition
+Lab (``score``, ``evaluate``, ``Contingency.from_labels``) empty input raises ``ValueError``:
+there is no table to show.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .core.contingency import Contingency
+from .core.labels import as_1d_labels
 from .core.registry import MEASURES, check_beta, check_log_base, resolve
 
 __all__ = [
@@ -88,7 +97,48 @@ def score(key: str, labels_true, labels_pred, *, log_base: float = math.e, beta:
 
 
 def _measure(key: str, labels_true, labels_pred, **params) -> float:
+    if "beta" in params:
+        check_beta(params["beta"])
+    if _checked_length(labels_true, labels_pred) == 0:
+        return 1.0  # two empty labelings: the same partition (scikit-learn's value)
     return MEASURES[key](labels_true, labels_pred, **params)
+
+
+def _checked_length(labels_true, labels_pred) -> int | None:
+    """scikit-learn's ``check_clusterings``, in its words: each labeling 1-D, both of one length —
+    which is returned (None where it cannot be read without converting the labels: the table's
+    own checks then name what is wrong). Arrays are read by their ``shape`` (no copy, on any
+    device); a list or tuple whose first item is a list or an array is nested (a tuple is a label)."""
+    lengths = []
+    for name, labels in (("labels_true", labels_true), ("labels_pred", labels_pred)):
+        shape = getattr(labels, "shape", None)
+        if shape is None and isinstance(labels, (list, tuple)):
+            nested = len(labels) > 0 and isinstance(labels[0], (list, np.ndarray))
+            shape = _nested_shape(labels) if nested else (len(labels),)
+        if shape is None:  # neither an array nor a list: the table's checks say what it is
+            return None
+        try:
+            shape = tuple(int(d) for d in shape)
+        except (TypeError, ValueError):  # an unknown length (a lazy array): not read here
+            return None
+        if len(shape) != 1:
+            try:  # the table's own words say what to pass instead
+                as_1d_labels(labels, name)
+            except ValueError as why:
+                raise ValueError(f"{name} must be 1D: shape is {shape!r}. {why}") from None
+            raise ValueError(f"{name} must be 1D: shape is {shape!r} (one label per item)")
+        lengths.append(shape[0])
+    if lengths[0] != lengths[1]:
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: {lengths} "
+                         "(labels_true and labels_pred give one label per item each)")
+    return lengths[0]
+
+
+def _nested_shape(labels) -> tuple[int, ...] | None:
+    try:
+        return np.shape(labels)
+    except ValueError:  # ragged: no shape to name
+        return None
 
 
 def _method(average_method, keys: dict[str, str]) -> str:
@@ -168,7 +218,8 @@ def mutual_info_score(labels_true, labels_pred, *, contingency=None) -> float:
     """
     if contingency is not None:
         return MEASURES["mutual_info"](Contingency.from_table(contingency))
-    return _measure("mutual_info", labels_true, labels_pred)
+    _checked_length(labels_true, labels_pred)  # empty labelings go on to the table's ValueError
+    return MEASURES["mutual_info"](labels_true, labels_pred)
 
 
 def homogeneity_score(labels_true, labels_pred) -> float:
@@ -217,6 +268,9 @@ def homogeneity_completeness_v_measure(labels_true, labels_pred, *, beta: float 
     >>> [round(x, 4) for x in homogeneity_completeness_v_measure([0, 0, 1, 1], [0, 0, 1, 2])]
     [1.0, 0.6667, 0.8]
     """
+    check_beta(beta)
+    if _checked_length(labels_true, labels_pred) == 0:
+        return (1.0, 1.0, 1.0)  # two empty labelings: the same partition (scikit-learn's values)
     t = Contingency.from_labels(labels_true, labels_pred)
     return (MEASURES["homogeneity"](t), MEASURES["completeness"](t), MEASURES["v_measure"](t, beta=beta))
 
@@ -225,7 +279,7 @@ def fowlkes_mallows_score(labels_true, labels_pred) -> float:
     """Fowlkes–Mallows index, the geometric mean of pair precision and recall (``fowlkes_mallows``).
 
     Convention: two all-singleton labelings (no pair joined by either, identical partitions)
-    score 1.0, where scikit-learn returns 0.0.
+    score 1.0, where scikit-learn returns 0.0; so do two empty labelings.
 
     Examples
     --------

@@ -176,13 +176,40 @@ def test_mutual_info_from_a_contingency_matrix():
     assert abs(metrics.mutual_info_score(None, None, contingency=sparse.csr_matrix(table)) - expected) <= TOL
 
 
+BAD_SHAPES = [(np.zeros((2, 2)), np.zeros((2, 2))), ([[0, 1]], [[0, 1]]), ([0, 1, 1], [0, 1]),
+              ([0, 1, 0], [[1, 1], [0, 0]]), ([[0, 1], [1, 0]], [1, 1, 1]), (np.zeros((3, 1)), [0, 1, 2]),
+              ([0, 1], np.arange(3)), ((0, 1, 1), (0, 1))]
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_refuses_what_scikit_learn_refuses(name):
-    for bad in [(np.zeros((2, 2)), np.zeros((2, 2))), ([[0, 1]], [[0, 1]]), ([0, 1, 1], [0, 1])]:
+@pytest.mark.parametrize("bad", range(len(BAD_SHAPES)))
+def test_refuses_what_scikit_learn_refuses_in_its_words(name, bad):
+    """The same ValueError, its message starting with scikit-learn's own (which code written
+    against scikit-learn may match); ours goes on to say what to pass instead."""
+    with pytest.raises(ValueError) as theirs:
+        _sk(name, *BAD_SHAPES[bad])
+    with pytest.raises(ValueError) as ours:
+        getattr(metrics, name)(*BAD_SHAPES[bad])
+    assert str(ours.value).startswith(str(theirs.value)), (str(ours.value), str(theirs.value))
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CALLS, ids=[f"{n}{k or ''}" for n, k in CALLS])
+def test_empty_labelings_score_as_scikit_learn_scores_them(name, kwargs):
+    """Two empty labelings are the same partition: scikit-learn's 1.0 (its own tests assert it for
+    ARI, Rand, h, c, V, NMI and AMI with every mean); mutual information raises as scikit-learn's
+    does; Fowlkes–Mallows keeps the documented convention (1.0 where scikit-learn gives 0.0)."""
+    if name == "mutual_info_score":
         with pytest.raises(ValueError):
-            _sk(name, *bad)
-        with pytest.raises(ValueError):
-            getattr(metrics, name)(*bad)
+            _sk(name, [], [], **kwargs)
+        with pytest.raises(ValueError, match="empty"):
+            metrics.mutual_info_score([], [], **kwargs)
+        return
+    ours = getattr(metrics, name)([], [], **kwargs)
+    expected = (1.0, 1.0, 1.0) if name == "homogeneity_completeness_v_measure" else 1.0
+    assert ours == expected
+    if name != "fowlkes_mallows_score":
+        assert ours == _sk(name, [], [], **kwargs)
+    assert getattr(metrics, name)(np.array([], dtype=np.int64), np.array([]), **kwargs) == expected
 
 
 @pytest.mark.parametrize("name", ["adjusted_mutual_info_score", "normalized_mutual_info_score",
@@ -205,9 +232,22 @@ def test_bad_beta(beta):
         metrics.v_measure_score([0, 1], [0, 1], beta=beta)
 
 
-def test_missing_and_empty_labels_are_refused():
+def test_options_of_empty_labelings_are_still_checked():
+    with pytest.raises(ValueError, match="beta"):
+        metrics.v_measure_score([], [], beta=-1.0)
+    with pytest.raises(ValueError, match="beta"):
+        metrics.homogeneity_completeness_v_measure([], [], beta=0.0)
+    with pytest.raises(ValueError, match="arithmetic"):
+        metrics.adjusted_mutual_info_score([], [], average_method="harmonic")
+    with pytest.raises(ValueError, match="inconsistent numbers of samples: \\[0, 1\\]"):
+        metrics.adjusted_rand_score([], [1])
+
+
+def test_missing_labels_are_refused_and_empty_ones_outside_the_drop_ins():
     with pytest.raises(ValueError, match="empty"):
-        metrics.adjusted_rand_score([], [])
+        metrics.score("ari", [], [])
+    with pytest.raises(ValueError, match="empty"):
+        metrics.Contingency.from_labels([], [])
     with pytest.raises(ValueError):
         metrics.adjusted_rand_score([0, None, 1], [0, 1, 1])
     with pytest.raises(ValueError):
