@@ -260,7 +260,8 @@ def matched_mass(t):
                 return value
         return _dense_matching(t.to_dense() if t.grid is None else t.grid)  # read, never written
     try:
-        return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", matching_components))
+        return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", matching_components),
+                                t.memo("matching_cell_components", matching_cell_components))
     except MatchingStopped as stopped:
         return stopped  # memoised: matching_out_of_budget reports it, no one runs it again
 
@@ -301,6 +302,12 @@ def matching_components(t: Contingency) -> Components:
     return _component_structure(t.rows, t.cols, t.values, *t.shape)
 
 
+def matching_cell_components(t: Contingency) -> np.ndarray:
+    """Each cell's component (:meth:`Components.of_cells` of the table's rows): gathered once per
+    table for all its matchings (ε's counts, NCA's and PSI's weights)."""
+    return t.memo("matching_components", matching_components).of_cells(t.rows)
+
+
 class Components(NamedTuple):
     """The connected components of a table's class–cluster graph (edges: the non-zero cells),
     as the sparse matching and its cost estimate read them."""
@@ -315,10 +322,10 @@ class Components(NamedTuple):
         """The component of each cell, given the cells' rows: gathered only when a matching runs."""
         return self.of_row[rows]
 
-    def weighted(self, rows: np.ndarray, weights: np.ndarray) -> Components:
-        """The same components for other weights of the same cells (the cells' rows ``rows``): only
-        the stars' largest cells change — the graph, and so the table's memoised components, do not."""
-        comp = self.of_cells(rows)
+    def weighted(self, comp: np.ndarray, weights: np.ndarray) -> Components:
+        """The same components for other weights of the same cells (each cell's component ``comp``,
+        :meth:`of_cells`): only the stars' largest cells change — the graph, and so the table's
+        memoised components, do not."""
         in_star = self.star[comp]
         best = np.zeros(self.best.size, dtype=weights.dtype)
         np.maximum.at(best, comp[in_star], weights[in_star])
@@ -389,7 +396,7 @@ def matching_out_of_budget(t) -> str | None:
             f"and cell), over the budget of {MATCHING_BUDGET:g} s{faster}")
 
 
-def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None):
+def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=None):
     """Maximum-mass matching on the non-zero cells only.
 
     A matching never links two connected components of the class–cluster graph, so
@@ -397,12 +404,14 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None):
     cluster (a lone cell, e.g. every item of a relabelled partition, or a cluster of
     singleton classes) takes its largest cell outright, and only the other
     components go to an assignment solver — whose cost grows much faster than
-    linearly in their size.
+    linearly in their size. ``structure`` and ``comp``: the cells' components and each cell's
+    (:func:`matching_components`, :func:`matching_cell_components`), where the table has them.
     """
     parts = structure or _component_structure(rows, cols, vals, n_r, n_c)
     star = parts.star
     total = parts.best[star].sum()
-    comp = parts.of_cells(rows)
+    if comp is None:
+        comp = parts.of_cells(rows)
     rest = np.flatnonzero(~star[comp])
     if rest.size == 0:
         return total

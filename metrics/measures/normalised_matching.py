@@ -40,6 +40,7 @@ from .matching import (
     _sparse_matching,
     epsilon_n,
     line_maxima_matching,
+    matching_cell_components,
     matching_components,
     matching_out_of_budget,
     max_assignment_batch,
@@ -70,8 +71,9 @@ def max_weight_matching(t, weight) -> float:
         dense = np.zeros((n_r, n_c))
         dense[rows, cols] = w
         return _lsa_value(dense)
-    parts = t.memo("matching_components", matching_components).weighted(rows, w)
-    return float(_sparse_matching(rows, cols, w, n_r, n_c, parts))
+    comp = t.memo("matching_cell_components", matching_cell_components)
+    parts = t.memo("matching_components", matching_components).weighted(comp, w)
+    return float(_sparse_matching(rows, cols, w, n_r, n_c, parts, comp))
 
 
 def _share_of_class(n, a, b):

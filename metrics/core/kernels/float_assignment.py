@@ -176,10 +176,9 @@ def _repair(indptr, indices, weights, n_cols, top, v, row_of, col_of, own_cost, 
 def sparse_assignment(indptr, indices, weights, n_cols, top, max_steps, v, col_of, own_cost, warm):
     """Maximum-weight matching of the sparse non-negative matrix (CSR) with its duals.
 
-    Successive shortest augmenting paths over the costs c = top − w
-    (:func:`metrics.core.kernels.augmenting_paths.augment_free_rows`; ``top`` the same in every
-    round)
-    after augmenting row reduction, in float. The state —
+    Augmenting row reduction, then successive shortest augmenting paths
+    (:func:`metrics.core.kernels.augmenting_paths.augment_free_rows`), over the costs c = top − w
+    in float (``top`` the same in every round). The state —
     ``v`` (the n_cols + n_rows columns' prices in the costs' terms, ≤ 0), ``col_of`` (row →
     column, a column ≥ n_cols being the row's dummy) and ``own_cost`` (each matched row's cost
     c) — is updated in place: cold (``warm`` False) the caller passes it empty; warm it is the

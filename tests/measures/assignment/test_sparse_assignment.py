@@ -143,6 +143,12 @@ def test_nca_and_psi_reuse_the_table_s_components_with_their_own_largest_cells(s
             assert max_weight_matching(t, weight) == afresh
             stale = parts._replace(best=parts.best.astype(np.float64))  # the counts' largest, not the weights'
             assert matching._sparse_matching(rows, cols, w, *t.shape, stale) != afresh
+        # One gather of the cells' components, kept by the table, served both weights and then ε.
+        comp = t.__dict__["_memo"]["matching_cell_components"]
+        assert np.array_equal(comp, parts.of_cells(rows))
+        fresh = metrics.Contingency.from_labels(gold, pred)
+        assert metrics.evaluate(t, ["epsilon_n"]) == metrics.evaluate(fresh, ["epsilon_n"])
+        assert t.__dict__["_memo"]["matching_cell_components"] is comp
     finally:
         counting.FORCE_KERNEL = None
 
