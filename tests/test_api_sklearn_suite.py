@@ -30,7 +30,7 @@ SUITES = {"test_supervised.py": 30, "test_common.py": 50}
 # Tests of the file left out, each with why: parameters scikit-learn deprecated and then removed
 # (the drop-ins take the newest signature, tests/test_api.py).
 LEFT_OUT = {
-    "test_fowlkes_mallows_sparse_deprecated": "fowlkes_mallows_score's `sparse`, deprecated in 1.7, gone in 1.8",
+    "test_fowlkes_mallows_sparse_deprecated": "fowlkes_mallows_score's `sparse`, deprecated in 1.7, removed in 1.9",
 }
 
 
