@@ -205,10 +205,10 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
     caught = np.int64(0)
     c = np.int64(0)
     several = False  # whether the current cell holds more than one item (rare where cells ≈ items)
-    # The current row's square sums, kept in registers: summed through its arrays, each cell would
-    # wait for the store of the one before (the cells of a row come one after another).
-    fa, r_sq, r_le, r_f = 0.0, 0.0, 0.0, 0.0
+    # The current row's size and square sums, kept in registers: summed through its arrays, each
+    # cell would wait for the store of the one before (the cells of a row come one after another).
     a_row = np.int64(0)
+    r_sq, r_le, r_f = 0.0, 0.0, 0.0
     ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
     split = squares is not None and squares.b_small.shape[0] > 0
     for i in range(keys.shape[0]):
@@ -222,16 +222,16 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
                     if split and x == 1:
                         ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
                     else:
-                        r_sq, r_le, r_f = _square_cell(x, fa, squares.col[c], r_sq, r_le, r_f)
+                        r_sq, r_le, r_f = _square_cell(x, a_row, squares.col[c], split, r_sq, r_le, r_f)
             m += 1
             r = np.int64(k >> shift)
             c = np.int64(k & col_mask)
             if r != row:  # a new row: its index and its hot cell, read once
                 if squares is not None:
                     if row >= 0:
-                        _store_row(squares, row, fa, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
+                        _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
                     a_row = squares.a[r]
-                    fa, r_sq, r_le, r_f = np.float64(a_row), 0.0, 0.0, 0.0
+                    r_sq, r_le, r_f = 0.0, 0.0, 0.0
                     ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
                 row = r
                 row_at = r if own_rows else row_index[r]
@@ -252,8 +252,8 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
         if split and x == 1:
             ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
         else:
-            r_sq, r_le, r_f = _square_cell(x, fa, squares.col[c], r_sq, r_le, r_f)
-        _store_row(squares, row, fa, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
+            r_sq, r_le, r_f = _square_cell(x, a_row, squares.col[c], split, r_sq, r_le, r_f)
+        _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
     return complete
 
 
@@ -262,10 +262,11 @@ class CellSquares(NamedTuple):
     :func:`runs_to_cells` fills (:func:`square_sums` reads them out): ``a`` the classes' sizes
     (int64), ``row_sq``, ``row_le``, ``best_f`` floats by row (each row written once), ``col``
     (n_cols × 4 floats, zeroed but for column 0) each column's size, Σ x², Σ x² where b_j > a_i
-    and the items of its cells of 2 or more, side by side (one cache line for a column reached at
-    random). ``b_small`` (int32 sizes by column, or empty) asks for cells of one item apart:
-    counted, not summed — ``ones_gt`` (int32, zeroed) counts those where b_j > a_i by column —
-    which only the tables of fewer than :data:`SPLIT_ONES_ITEMS` items may do."""
+    and (where cells of one item are counted apart) the items of its other cells, side by side
+    (one cache line for a column reached at random). ``b_small`` (int32 sizes by column, or
+    empty) asks for cells of one item apart: counted, not summed — ``ones_gt`` (int32, zeroed)
+    counts those where b_j > a_i by column — which only the tables of fewer than
+    :data:`SPLIT_ONES_ITEMS` items may do."""
 
     a: np.ndarray
     row_sq: np.ndarray
@@ -285,16 +286,20 @@ SPLIT_ONES_ITEMS = 1 << 26
 
 
 @njit(cache=True, nogil=True, inline="always", error_model="numpy")
-def _square_cell(x, fa, col, r_sq, r_le, r_f):
-    """A cell of ``x`` items in a row of ``fa`` items and the column whose packed state is ``col``:
-    coo_square_sums' loop body, operation for operation, the row's three sums carried along."""
+def _square_cell(x, a_row, col, split, r_sq, r_le, r_f):
+    """A cell of ``x`` items in a row of ``a_row`` items and the column whose packed state is
+    ``col``: coo_square_sums' loop body, operation for operation, the row's three sums carried
+    along; where cells of one item are counted apart (``split``), the column's items in its
+    other cells too."""
     fx = np.float64(x)
+    fa = np.float64(a_row)
     fbj = col[0]
     sq = fx * fx
     gt = sq if fbj > fa else 0.0
     col[1] += sq
     col[2] += gt
-    col[3] += fx
+    if split:
+        col[3] += fx
     return r_sq + sq, r_le + (sq - gt), max(r_f, 2.0 * fx / (fa + fbj))
 
 
@@ -313,12 +318,12 @@ def _one_cell(squares, col, a_row, ones, ones_le, ones_min_b):
 
 
 @njit(cache=True, nogil=True, inline="always", error_model="numpy")
-def _store_row(squares, row, fa, r_sq, r_le, r_f, ones, ones_le, ones_min_b):
+def _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b):
     """A row's sums, its cells of one item added: each adds 1 to Σ x², and its largest
     2x / (a_i + b_j) is the one in the smallest column (the division rounds monotonically)."""
     squares.row_sq[row] = r_sq + ones
     squares.row_le[row] = r_le + ones_le
-    squares.best_f[row] = max(r_f, 2.0 / (fa + ones_min_b)) if ones else r_f
+    squares.best_f[row] = max(r_f, 2.0 / (np.float64(a_row) + ones_min_b)) if ones else r_f
 
 
 def square_sums(squares: CellSquares) -> tuple[np.ndarray, ...]:
