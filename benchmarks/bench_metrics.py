@@ -416,7 +416,17 @@ def _torchmetrics():
     return torch, v_measure_score, adjusted_rand_score
 
 
-def gpu_cases(sizes, repeat: int, dry_run: bool = False) -> None:
+def device_draw(lib, mod, device):
+    """A function (n, k) -> n int32 labels in 0..k-1 drawn by the GPU library itself."""
+    if lib == "torch":
+        return lambda n, k: mod.randint(0, k, (n,), dtype=mod.int32, device=device)
+    if lib == "cupy":
+        return lambda n, k: mod.random.randint(0, k, n, dtype=mod.int32)
+    gen = np.random.default_rng(5)   # the dry run: PyTorch's CPU device, or numpy
+    return lambda n, k: gen.integers(0, k, n, dtype=np.int32)
+
+
+def gpu_cases(sizes, repeat: int, dry_run: bool = False, huge: int | None = None) -> None:
     found = _gpu_libraries(dry_run)
     if not found:
         print("\nGPU: none found (neither PyTorch with CUDA nor CuPy): GPU section not run.")
@@ -450,29 +460,54 @@ def gpu_cases(sizes, repeat: int, dry_run: bool = False) -> None:
         print(f"{'case':<30} {'read s':>8} {'bincount s':>10} {'ours V s':>9} {'V/bincount':>10} {'ours all s':>10} "
               f"{'tm V s':>8} {'ours V/tm V':>11} {'tm ARI s':>8}  V ours | tm, ARI ours | tm")
         rng = np.random.default_rng(3)
+        tm = as_torch if tm_v is not None else None
         for n in sizes:
             for k in (10, 1000):
-                gpu_case(rng, n, k, to_dev, timed, mod.bincount, as_torch if tm_v is not None else None, tm_v, tm_ari)
+                gpu_case(rng, n, k, to_dev, timed, mod, tm, tm_v, tm_ari)
+        if huge:
+            # 10^9 int32 labels (issue 26's first rows): drawn on the device, so no 8 GB pass
+            # through the host; 10^5 x 10^5 classes and clusters: the sparse table on a device.
+            for k in (10, 1000):
+                gpu_case(rng, huge, k, to_dev, timed, mod, tm, tm_v, tm_ari, draw=device_draw(lib, mod, device))
+            gpu_case(rng, sizes[0], 10**5, to_dev, timed, mod, None, tm_v, tm_ari)
 
 
-def gpu_case(rng, n, k, to_dev, timed, bincount, as_torch, tm_v, tm_ari) -> None:
-    a = to_dev(rng.integers(0, k, n))
-    b = to_dev(rng.integers(0, k, n))
+def gpu_case(rng, n, k, to_dev, timed, mod, as_torch, tm_v, tm_ari, draw=None) -> None:
+    """One row: ``draw`` (n, k) -> labels on the device where given, else numpy's draw copied
+    there. The raw floor is the device's bincount of the cell keys, or where the grid would
+    pass 10^8 cells (10^5 x 10^5) its ``unique`` with counts — the sparse table, nothing else;
+    there torchmetrics is not run (it makes the table dense: 10^10 cells, 80 GB) and the same
+    labels counted and measured on the host are timed instead."""
+    if draw is not None:
+        a, b = draw(n, k), draw(n, k)
+        host_a = host_b = None
+        dtype = "int32"
+    else:
+        host_a, host_b = rng.integers(0, k, n), rng.integers(0, k, n)
+        a, b = to_dev(host_a), to_dev(host_b)
+        dtype = "int64"
     read = timed(lambda: (a.sum(), b.sum()))
-    raw = timed(lambda: bincount(a * k + b, minlength=k * k))  # the table, nothing else
+    if k * k <= 10**8:
+        raw = timed(lambda: mod.bincount(a * k + b, minlength=k * k))  # the table, nothing else
+    else:
+        raw = timed(lambda: mod.unique(a * k + b, return_counts=True))  # int64 labels: no overflow
     only_v = lambda: metrics.evaluate(metrics.Contingency.from_labels(a, b), ["v_measure"])  # noqa: E731
     ours_v = timed(only_v)
-    ours = timed(lambda: all_but_ami(a, b))
-    values = all_but_ami(a, b)
+    applies = all_that_apply if k * k > 10**8 else all_but_ami
+    ours = timed(lambda: applies(a, b))
+    values = applies(a, b)
     tm_v_s = tm_ari_s = float("nan")
-    compared = ""
+    compared = f"  {values['v_measure']:.6f} | –, {values['ari']:.3g} | –"
     if as_torch is not None:
         ta, tb = as_torch(a), as_torch(b)
         tm_v_s = timed(lambda: tm_v(tb, ta))
         tm_ari_s = timed(lambda: tm_ari(tb, ta))
         compared = (f"  {values['v_measure']:.6f} | {float(tm_v(tb, ta)):.6f}, "
                     f"{values['ari']:.3g} | {float(tm_ari(tb, ta)):.3g}")
-    print(f"{f'{n:.0e} int64 labels {k}x{k}':<30} {read:8.4f} {raw:10.4f} {ours_v:9.4f} {ours_v / raw:10.2f} "
+    if k * k > 10**8:  # no torchmetrics to compare with: the same labels counted on the host instead
+        compared += f"; the same on the host: {timed(lambda: all_that_apply(host_a, host_b)):.4f} s"
+    shape = "1e5x1e5" if k == 10**5 else f"{k}x{k}"
+    print(f"{f'{n:.0e} {dtype} labels {shape}':<30} {read:8.4f} {raw:10.4f} {ours_v:9.4f} {ours_v / raw:10.2f} "
           f"{ours:10.4f} {tm_v_s:8.4f} {ours_v / tm_v_s:11.2f} {tm_ari_s:8.4f}{compared}", flush=True)
 
 
@@ -499,12 +534,12 @@ def main() -> None:
     if args.cpu_time:
         CLOCK = time.process_time
     if args.gpu_dry_run:
-        gpu_cases([int(args.gpu_dry_run)], 1, dry_run=True)
+        gpu_cases([int(args.gpu_dry_run)], 1, dry_run=True, huge=int(args.gpu_dry_run))
         return
     n = 10**6 if args.quick else int(args.n)
     if args.gpu_only:
         _counting.load_compiled()
-        gpu_cases(sorted({n, 10**8}), 3)
+        gpu_cases(sorted({n, 10**8}), 3, huge=10**9)
         return
     _counting.FORCE_KERNEL = args.kernel
     repeat = 3 if n <= 10**7 else 2

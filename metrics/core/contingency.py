@@ -220,7 +220,8 @@ class Contingency(CellStats, MergeableTable):
             if counted.grid is not None:
                 return cls._from_grid(counted.grid, counted.row_labels, counted.col_labels, counted.summary,
                                       counted.cell_pass)
-            return cls._from_coo(counted.rows, counted.cols, counted.values, counted.row_labels, counted.col_labels)
+            return cls._from_counted_cells(counted.rows, counted.cols, counted.values, counted.row_sums,
+                                           counted.col_sums, counted.maxima, counted.row_labels, counted.col_labels)
         if t.size != p.size:
             raise ValueError(
                 f"labels_true and labels_pred must have the same length, got {t.size} and {p.size}"
@@ -253,6 +254,14 @@ class Contingency(CellStats, MergeableTable):
         if n_r * n_c <= counting.dense_cell_limit(tc.size):
             return cls._from_grid(counting.count_grid(tc, pc, n_r, n_c), tu, pu)
         rows, cols, vals, row_sums, col_sums, maxima = counting.count_cells(tc, pc, n_r, n_c, maxima=True)
+        return cls._from_counted_cells(rows, cols, vals, row_sums, col_sums, maxima, tu, pu)
+
+    @classmethod
+    def _from_counted_cells(cls, rows, cols, vals, row_sums, col_sums, maxima, tu, pu) -> Contingency:
+        """The table of cells counted by :func:`~metrics.core.kernels.counting.count_cells` (or
+        :func:`~metrics.core.kernels.counting.cells_of_sorted_keys`) from codes whose labels
+        are ``tu`` and ``pu``: the unused codes' labels dropped, and what the count found on
+        the way kept, so that no measure passes over the cells for it again."""
         keep_r, keep_c = row_sums > 0, col_sums > 0
         tu, pu = label_array(tu)[keep_r], label_array(pu)[keep_c]
         row_sums, col_sums = row_sums[keep_r], col_sums[keep_c]

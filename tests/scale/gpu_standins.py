@@ -128,12 +128,14 @@ def _rewrap(out, array_type):
 
 
 _NUMPY_FUNCTIONS = ("min", "max", "sum", "argmax", "isnan", "isinf", "reshape", "bincount", "unique",
-                    "count_nonzero", "log", "log1p", "where")
+                    "count_nonzero", "log", "log1p", "where", "all", "argsort", "take")
 
 
 def library(name: str, type_module: str, *, namespace_functions=(), cuda_array_interface=False, get=False,
-            mutable=True, int64=np.int64, array_namespace=False):
-    """(module, array type, asarray) of a stand-in GPU library called ``name``."""
+            mutable=True, int64=np.int64, array_namespace=False, unsorted_unique=False):
+    """(module, array type, asarray) of a stand-in GPU library called ``name``. ``unsorted_unique``:
+    its ``unique_counts`` gives the distinct values in reverse order (the standard leaves the order
+    open)."""
     lib = types.SimpleNamespace(transfers=[], dtype=lambda d: int64 if d in (np.int64, "int64") else d)
     attrs = {"__module__": type_module, "library": lib, "mutable": mutable}
     if cuda_array_interface:
@@ -153,7 +155,9 @@ def library(name: str, type_module: str, *, namespace_functions=(), cuda_array_i
     module.bool = np.bool_
     module.astype = lambda x, dtype, copy=True: x.astype(dtype, copy=copy)
     if "unique_counts" in namespace_functions:
-        module.unique_counts = lambda x: _UniqueCounts(*_rewrap(np.unique(x._a, return_counts=True), array_type))
+        order = slice(None, None, -1 if unsorted_unique else 1)
+        module.unique_counts = lambda x: _UniqueCounts(
+            *_rewrap(tuple(v[order] for v in np.unique(x._a, return_counts=True)), array_type))
         module.unique_inverse = lambda x: _UniqueInverse(
             *_rewrap(np.unique(x._a, return_inverse=True), array_type))
     module.from_dlpack = lambda x: array_type(np.from_dlpack(x, device="cpu", copy=True))
@@ -170,11 +174,11 @@ def cupy_like():
     return library("cupy", "cupy._core.core", cuda_array_interface=True, get=True)
 
 
-def jax_like(x64: bool = True):
+def jax_like(x64: bool = True, unsorted_unique: bool = False):
     """JAX before ``__array_namespace__``: immutable arrays of type ``jaxlib.xla_extension.ArrayImpl``
     on a GPU, ``jax.numpy`` with ``unique_counts``; without x64, int64 becomes int32."""
     return library("jax.numpy", "jaxlib.xla_extension", namespace_functions=("unique_counts",), mutable=False,
-                   int64=np.int64 if x64 else np.int32)
+                   int64=np.int64 if x64 else np.int32, unsorted_unique=unsorted_unique)
 
 
 def _no_attribute(self):

@@ -76,6 +76,19 @@ def test_a_big_gpu_table_is_summarised_on_the_device_and_equals_the_host_table(t
 
 
 @pytest.mark.parametrize("to_gpu", _devices())
+def test_a_sparse_gpu_table_is_the_host_table_to_the_last_bit(to_gpu):
+    """10^5 × 10^5 possible cells from 10^6 labels: sorted and counted on the device, then the
+    host's own pass over the sorted cells — every measure equal to the host's to the last bit,
+    with the sums the host count keeps beside the cells."""
+    rng = np.random.default_rng(14)
+    a = rng.integers(0, 10**5, 10**6)
+    b = np.where(rng.random(10**6) < 0.5, a * 3 % 10**5, rng.integers(0, 10**5, 10**6))
+    t, want = C.from_labels(to_gpu(a), to_gpu(b)), C.from_labels(a, b)
+    assert t.grid is None and {"_coo_summary", "_coo_squares", "_cell_histogram"} <= t.__dict__.keys()
+    assert_identical(t, want)
+
+
+@pytest.mark.parametrize("to_gpu", _devices())
 def test_tables_of_gpu_batches_add_up(to_gpu):
     rng = np.random.default_rng(12)
     a, b = rng.integers(0, 300, 10**6), rng.integers(0, 40, 10**6) * 7

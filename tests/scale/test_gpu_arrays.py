@@ -305,3 +305,76 @@ def test_measures_of_labels_on_a_device(cupy):
     _, array = cupy
     a, b = CASES["compact int64"]
     assert metrics.score("v_measure", array(a), array(b)) == metrics.score("v_measure", a, b)
+
+
+def _sparse_labels(kind: str, rng):
+    """Labels with more possible cells than items, each a case of the host's sparse count."""
+    n = 6000
+    if kind == "own codes with gaps":   # codes below 2n + 1024, many unused: renumbered on the host
+        return rng.integers(0, 12_000, n), rng.integers(0, 13_000, n)
+    if kind == "cells of several items":   # 600 × 1200: cells up to tens of items, maxima, histogram
+        a = rng.integers(0, 600, n)
+        return a, (a * 7 + rng.integers(0, 3, n)) % 1200
+    if kind == "every code in use":
+        return rng.permutation(n) % 4000, rng.permutation(n) % 5000
+    a, b = rng.integers(0, 3000, n), rng.integers(0, 3500, n)   # factorised on the device
+    return a * 0.5 - 7.0, b + 10**12
+
+
+SPARSE = ["own codes with gaps", "cells of several items", "every code in use", "floats and big integers"]
+
+
+@pytest.mark.parametrize("force", ["numba", "numpy"])
+@pytest.mark.parametrize("kind", SPARSE)
+def test_a_sparse_device_table_is_the_host_table_to_the_last_bit(cupy, monkeypatch, kind, force):
+    """More possible cells than items: the device sorts the cell keys and counts them; the host
+    makes over them the pass its own sparse count makes over its sorted keys — the same table,
+    the same sums kept beside it (maxima, histogram, square sums) and every measure to the
+    last bit, with either kernel."""
+    _, array = cupy
+    monkeypatch.setattr(counting, "FORCE_KERNEL", force)
+    a, b = _sparse_labels(kind, np.random.default_rng(len(kind)))
+    got, want = C.from_labels(array(a), array(b)), C.from_labels(a, b)
+    assert got.grid is None and want.grid is None   # kept as cells, as the host keeps them
+    kept = ("row_sums", "col_sums", "_coo_summary", "_coo_squares", "_cell_histogram")
+    assert [key in got.__dict__ for key in kept] == [key in want.__dict__ for key in kept]
+    if force == "numba":
+        assert set(kept) <= got.__dict__.keys()
+    for key in set(kept) & want.__dict__.keys():
+        for x, y in zip(*(v if isinstance(v, tuple) else (v,) for v in (got.__dict__[key], want.__dict__[key]))):
+            assert (x is None and y is None) or (x.dtype == y.dtype and np.array_equal(x, y)), key
+    assert_identical(got, want)
+
+
+def test_a_sparse_device_table_makes_no_host_pass_for_its_sums(cupy, monkeypatch):
+    """Its maxima, histogram and square sums come with its cells: no measure sums the cells again."""
+    _, array = cupy
+    monkeypatch.setattr(counting, "FORCE_KERNEL", "numba")
+    a, b = _sparse_labels("cells of several items", np.random.default_rng(1))
+    t = C.from_labels(array(a), array(b))
+    passes = []
+    for name in ("coo_summary", "coo_square_sums"):
+        monkeypatch.setattr(cell_stats, name, lambda *args, name=name: passes.append(name) or 1 / 0)
+    metrics.evaluate(t, [k for k in metrics.MEASURES if not k.startswith("ami")])
+    assert not passes
+
+
+def test_only_the_cells_and_the_marginals_of_a_sparse_table_come_back(cupy):
+    module, array = cupy
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 3000, 20_000)
+    b = (a * 7 + rng.integers(0, 3, 20_000)) % 5000
+    t = C.from_labels(array(a), array(b))
+    assert t.grid is None and module.transfers
+    assert max(module.transfers) == max(t.n_cells, 3000, 5000) < 20_000
+
+
+@needs_dlpack_copy
+def test_distinct_keys_in_any_order_are_sorted_on_the_device(monkeypatch, no_gpu_imports):
+    """The array API leaves ``unique_counts``' order open: keys given in another order are sorted
+    there before the host's pass, which reads them in ascending order."""
+    module, array = gpu_standins.jax_like(unsorted_unique=True)
+    monkeypatch.setitem(sys.modules, "jax.numpy", module)
+    for kind in ("cells of several items", "floats and big integers"):
+        a, b = _sparse_labels(kind, np.random.default_rng(2))
+        assert_identical(C.from_labels(array(a), array(b)), C.from_labels(a, b))

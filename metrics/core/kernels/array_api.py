@@ -14,7 +14,9 @@ also gets its marginals, maxima, non-zero cells and histogram of counts on the d
 (:func:`device_summary`: integers, equal to what the host computes from the same cells)
 and its per-cell sums (:func:`device_cell_pass`: the conditional entropies, BCubed's and
 F's sums, equal to the host's to within rounding), so the host makes no pass over its
-cells for any measure but the assignment ones. The
+cells for any measure but the assignment ones. A table with more possible cells than items
+comes back as its distinct cells, sorted on the device, over which the host makes the pass
+its own sparse count makes (:func:`_sparse_on_device`): the same table and sums. The
 table then becomes an ordinary :class:`~metrics.Contingency` of int64 counts, so every
 measure applies exactly as for numpy input (exact pair counts at any n).
 
@@ -43,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from . import counting
 from .counting import dense_cell_limit
 
 __all__ = ["DeviceLabels", "Counted", "is_foreign_array", "check_labels", "count_on_device", "to_host",
@@ -169,10 +172,18 @@ class _ArrayApiOps:
         return self.xp.bincount(keys, minlength=cells) if hasattr(self.xp, "bincount") else None
 
     def unique_counts(self, keys):
-        if not hasattr(self.xp, "unique_counts"):  # a NumPy-1-style namespace
-            return self.xp.unique(keys, return_counts=True)
-        got = self.xp.unique_counts(keys)
-        return got.values, got.counts
+        """The distinct keys in ascending order and their counts."""
+        xp = self.xp
+        if not hasattr(xp, "unique_counts"):  # a NumPy-1-style namespace: sorted, as numpy's
+            return xp.unique(keys, return_counts=True)
+        got = xp.unique_counts(keys)
+        values, counts = got.values, got.counts
+        # The standard leaves the order open (numpy's and CuPy's are sorted): one scalar comes
+        # back to check it, where a wrong order would miscount the cells.
+        if values.shape[0] > 1 and not bool(self.scalar(xp.all(values[1:] > values[:-1]))):
+            order = xp.argsort(values)
+            values, counts = xp.take(values, order), xp.take(counts, order)
+        return values, counts
 
     def unique_inverse(self, x):
         if not hasattr(self.xp, "unique_inverse"):
@@ -196,12 +207,13 @@ class _ArrayApiOps:
     def float64(self, x):
         return self.xp.astype(x, self.xp.float64) if hasattr(self.xp, "astype") else x.astype(self.xp.float64)
 
-    def histogram(self, grid, cap: int):
-        flat = self.xp.reshape(grid, (-1,))
+    def host_bincount(self, x, length: int):
+        """How many of ``x``'s values (integers in 0..length − 1) are 0, 1, …: an int64 host array."""
+        flat = self.xp.reshape(x, (-1,))
         if hasattr(self.xp, "bincount"):
-            return to_host(self.xp.bincount(flat, minlength=cap)).astype(np.int64, copy=False)
+            return to_host(self.xp.bincount(flat, minlength=length)).astype(np.int64, copy=False)
         values, counts = self.unique_counts(flat)
-        hist = np.zeros(cap, dtype=np.int64)
+        hist = np.zeros(length, dtype=np.int64)
         hist[to_host(values).astype(np.int64)] = to_host(counts)
         return hist
 
@@ -281,8 +293,8 @@ class _TorchOps:
     def float64(self, x):
         return x.to(self.torch.float64)
 
-    def histogram(self, grid, cap: int):
-        return to_host(self.torch.bincount(grid.reshape(-1), minlength=cap)).astype(np.int64, copy=False)
+    def host_bincount(self, x, length: int):
+        return to_host(self.torch.bincount(x.reshape(-1), minlength=length)).astype(np.int64, copy=False)
 
 
 @dataclass
@@ -319,6 +331,9 @@ class Counted:
     values: np.ndarray | None = None
     summary: tuple | None = None
     cell_pass: tuple | None = None
+    row_sums: np.ndarray | None = None
+    col_sums: np.ndarray | None = None
+    maxima: tuple | None = None
 
 
 def _ops_of(x) -> _TorchOps | _ArrayApiOps | None:
@@ -402,7 +417,7 @@ def device_summary(ops, counts, n_r: int, n_c: int):
     col_sums = to_host(ops.sums(grid, 0)).astype(np.int64, copy=False)
     row_max = to_host(ops.maxima(grid, 1)).astype(np.int64, copy=False)
     col_max = to_host(ops.maxima(grid, 0)).astype(np.int64, copy=False)
-    hist = ops.histogram(grid, _SUMMARY_HIST_CAP) if int(row_max.max()) < _SUMMARY_HIST_CAP else None
+    hist = ops.host_bincount(grid, _SUMMARY_HIST_CAP) if int(row_max.max()) < _SUMMARY_HIST_CAP else None
     n_cells = n_r * n_c - int(hist[0]) if hist is not None else ops.nonzero(grid)
     return row_sums, row_max, col_sums, col_max, n_cells, hist
 
@@ -523,27 +538,48 @@ def count_on_device(t, p) -> Counted:
     tc, row_labels, n_r = _codes(t, n)
     pc, col_labels, n_c = _codes(p, n)
     cells = n_r * n_c
-    if cells >= 1 << 63:
-        raise ValueError(f"{n_r:,} classes × {n_c:,} clusters is too many possible cells to key on the "
-                         "device (at most 2^63): count on the host (pass numpy arrays)")
+    if cells > dense_cell_limit(n):
+        return _sparse_on_device(ops, tc, pc, n_r, n_c, row_labels, col_labels)
     keys = ops.keys(tc, pc, n_c)
-    if "64" not in str(keys.dtype) and cells > (1 << 31) - 1:
-        # JAX without jax_enable_x64 makes every int64 an int32.
-        raise ValueError(f"{ops.name} gives 32-bit integers here ({keys.dtype}), too narrow to key {n_r:,} classes × "
-                         f"{n_c:,} clusters: enable 64-bit integers (JAX: jax.config.update('jax_enable_x64', True)) "
-                         "or pass numpy arrays")
-    dense = cells <= dense_cell_limit(n)
-    counts = ops.bincount(keys, cells) if dense else None
+    _check_key_width(ops, keys, cells, n_r, n_c)
+    counts = ops.bincount(keys, cells)
     if counts is not None:
         summary = device_summary(ops, counts, n_r, n_c)
         cell_pass = None if summary is None else device_cell_pass(ops, counts, n_r, n_c, summary[0], summary[2])
         grid = to_host(counts).astype(np.int64, copy=False).reshape(n_r, n_c)
         return Counted(row_labels, col_labels, grid=grid, summary=summary, cell_pass=cell_pass)
+    values, counts = ops.unique_counts(keys)   # a namespace without bincount
+    grid = np.zeros(cells, dtype=np.int64)
+    grid[to_host(values).astype(np.int64, copy=False)] = to_host(counts)
+    return Counted(row_labels, col_labels, grid=grid.reshape(n_r, n_c))
+
+
+def _check_key_width(ops, keys, key_range: int, n_r: int, n_c: int) -> None:
+    """Refuse keys of 32 bits (JAX without jax_enable_x64 makes every int64 an int32) where
+    they would have to reach ``key_range``."""
+    if "64" not in str(keys.dtype) and key_range > 1 << 31:
+        raise ValueError(f"{ops.name} gives 32-bit integers here ({keys.dtype}), too narrow to key {n_r:,} classes × "
+                         f"{n_c:,} clusters: enable 64-bit integers (JAX: jax.config.update('jax_enable_x64', True)) "
+                         "or pass numpy arrays")
+
+
+def _sparse_on_device(ops, tc, pc, n_r: int, n_c: int, row_labels, col_labels) -> Counted:
+    """A table with more possible cells than items: its distinct cells and their counts from the
+    device's sort, the marginals from its bincounts; on the host, the pass the host's own
+    sparse count makes over its sorted keys (:func:`counting.cells_of_sorted_keys`), so that
+    the table and every sum it keeps are those of the same labels counted on the host."""
+    col_bits = max((n_c - 1).bit_length(), 0)
+    if n_r << col_bits > 1 << 63:
+        raise ValueError(f"{n_r:,} classes × {n_c:,} clusters is too many possible cells to key on the "
+                         "device (at most 2^63): count on the host (pass numpy arrays)")
+    keys = ops.keys(tc, pc, 1 << col_bits)     # row << col_bits | col, as the host keys its cells
+    _check_key_width(ops, keys, n_r << col_bits, n_r, n_c)
     values, counts = ops.unique_counts(keys)
+    del keys
+    row_sums, col_sums = ops.host_bincount(tc, n_r), ops.host_bincount(pc, n_c)
     values = to_host(values).astype(np.int64, copy=False)
     counts = to_host(counts).astype(np.int64, copy=False)
-    if dense:
-        grid = np.zeros(cells, dtype=np.int64)
-        grid[values] = counts
-        return Counted(row_labels, col_labels, grid=grid.reshape(n_r, n_c))
-    return Counted(row_labels, col_labels, rows=values // n_c, cols=values % n_c, values=counts)
+    rows, cols, vals, row_sums, col_sums, maxima = counting.cells_of_sorted_keys(
+        values, counts, n_r, n_c, row_sums, col_sums, maxima=True)
+    return Counted(row_labels, col_labels, rows=rows, cols=cols, values=vals, row_sums=row_sums, col_sums=col_sums,
+                   maxima=maxima)

@@ -29,7 +29,7 @@ import numpy as np
 
 __all__ = ["KERNELS", "kernel", "compiled_kernels", "load_compiled", "compiled_available",
            "COLD_WORK", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing",
-           "count_cells"]
+           "count_cells", "cells_of_sorted_keys"]
 
 KERNELS = ("numba", "numpy")
 # Below this many items the compiled kernel saves less than it costs to call.
@@ -296,9 +296,6 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     key_cols = col_sums - np.bincount(hot[caught, 0] - 1, weights=hot[caught, 1], minlength=n_cols).astype(np.int64)
     keys, spare = _radix_sort(nb, keys[:written], key_rows, key_cols, col_bits, row_bits)
     m = nb.count_runs(keys)
-    # Every code in use (random labels, compacted ids): the codes are their own indices.
-    row_index = _ranks(row_sums) if np.count_nonzero(row_sums) < n_rows else np.empty(0, np.int64)
-    col_index = _ranks(col_sums) if np.count_nonzero(col_sums) < n_cols else np.empty(0, np.int64)
     # Where the cells fill most of the items' buffers (random labels: a cell per item), the rows go
     # to the sort's spare buffer and the columns over the sorted keys themselves (a cell is written
     # at or before the key it is read from): memory already mapped, where fresh pages would cost
@@ -306,7 +303,42 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     in_place = keys.dtype.itemsize == 8 and 4 * m >= 3 * n
     rows = spare.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
     cols = keys.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
-    vals = np.empty(m, dtype=np.int64)
+    return _runs_to_cells(nb, keys, None, m, n, col_bits, row_sums, col_sums, hot, rows, cols,
+                          np.empty(m, dtype=np.int64), maxima)
+
+
+def cells_of_sorted_keys(keys: np.ndarray, counts: np.ndarray, n_rows: int, n_cols: int, row_sums: np.ndarray,
+                         col_sums: np.ndarray, maxima: bool = False):
+    """:func:`count_cells` of cells counted elsewhere (labels on a GPU): ``keys`` the distinct
+    cells ``row << col_bits | col`` (col_bits: the bits of n_cols − 1) in ascending order, int64,
+    ``counts`` their items (int64), ``row_sums``, ``col_sums`` the codes' marginals. Both
+    arrays are taken over: the columns are written over ``keys`` and the counts stay in
+    ``counts``. The compiled kernel makes the same pass as over the keys of sorted items, so the
+    table and its sums are those of counting the same labels on the host, to the last bit."""
+    n = int(row_sums.sum())
+    col_bits = max(int(n_cols - 1).bit_length(), 0)
+    # Written over: arrays of this call's own (a device's copies), unless read-only views.
+    keys, counts = (np.require(x, np.int64, ["C", "W"]) for x in (keys, counts))
+    nb = _sparse_kernels() if kernel(n) == "numba" else None
+    if nb is None:
+        row_codes, col_codes = keys >> col_bits, keys & ((1 << col_bits) - 1)
+        cells = (_ranks(row_sums)[row_codes], _ranks(col_sums)[col_codes], counts, row_sums, col_sums)
+        return (*cells, None) if maxima else cells
+    m = keys.size
+    hot = np.zeros((n_rows, 2), dtype=np.int64)  # no hot cells: every cell's items are in counts
+    return _runs_to_cells(nb, keys, counts, m, n, col_bits, row_sums, col_sums, hot, np.empty(m, dtype=np.int64),
+                          keys, counts, maxima)
+
+
+def _runs_to_cells(nb, keys, counts, m: int, n: int, col_bits: int, row_sums, col_sums, hot, rows, cols, vals,
+                   maxima: bool):
+    """The tail of :func:`count_cells` and :func:`cells_of_sorted_keys`: the kernel's pass over
+    the sorted keys into ``rows``, ``cols``, ``vals`` (``m`` cells of ``n`` items), and with
+    ``maxima`` the maxima, histogram and square sums it finds on the way."""
+    n_rows, n_cols = row_sums.size, col_sums.size
+    # Every code in use (random labels, compacted ids): the codes are their own indices.
+    row_index = _ranks(row_sums) if np.count_nonzero(row_sums) < n_rows else np.empty(0, np.int64)
+    col_index = _ranks(col_sums) if np.count_nonzero(col_sums) < n_cols else np.empty(0, np.int64)
     row_max = (row_sums > 0).astype(np.int64)  # a code in use has a cell of at least 1
     col_max = (col_sums > 0).astype(np.int64)
     hist = np.zeros(CELL_HISTOGRAM_CAP, dtype=np.int64)
@@ -318,8 +350,8 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
         squares = nb.CellSquares(row_sums, np.zeros(n_rows), np.zeros(n_rows), np.zeros(n_rows), col,
                                  col_sums.astype(np.int32) if split else np.empty(0, np.int32),
                                  np.zeros(n_cols if split else 0, np.int32))
-    complete = nb.runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist,
-                                squares)
+    complete = nb.runs_to_cells(keys, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max,
+                                col_max, hist, squares)
     if squares is None:
         return rows, cols, vals, row_sums, col_sums
     if complete and m:

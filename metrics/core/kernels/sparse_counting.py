@@ -173,13 +173,16 @@ def count_runs(keys):
 
 
 @njit(cache=True, nogil=True)
-def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist, squares):
+def runs_to_cells(keys, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist,
+                  squares):
     """The cells of the sorted keys: each run of equal keys is one cell, its row and column
     renumbered through ``row_index`` and ``col_index`` (code → index among the non-empty rows,
     columns; an empty array: every code is in use, its own index), its count the length of the run
     plus, for a class's hot cell (``hot``: :func:`keys_and_marginals`'), the items it caught.
-    ``rows`` may be a buffer the keys no longer use, and ``cols`` the memory of ``keys`` itself:
-    cell m is written after key i ≥ m is read, and no key before i is read again.
+    ``counts``: None (each key is one item), or each key's items — keys counted elsewhere (on a
+    GPU), each distinct, whose runs are one key long. ``rows`` may be a buffer the keys no longer
+    use, ``cols`` the memory of ``keys`` itself and ``vals`` that of ``counts``: cell m is written
+    after key i ≥ m is read, and no key before i is read again.
 
     On the way, what every table needs of its cells: each row's and column's largest cell
     (``row_max``, ``col_max`` by code, given as 1 for each code in use, 0 for the others) and how
@@ -239,8 +242,13 @@ def runs_to_cells(keys, col_bits, row_index, col_index, hot, rows, cols, vals, r
                 caught = hot[r, 1]
             rows[m] = row_at
             cols[m] = c if own_cols else col_index[c]
-            vals[m] = 1 + caught if c == hot_col else 1
-            several = bool(c == hot_col and caught > 0)
+            if counts is None:
+                vals[m] = 1 + caught if c == hot_col else 1
+                several = bool(c == hot_col and caught > 0)
+            else:
+                x = np.int64(counts[i]) + (caught if c == hot_col else 0)
+                vals[m] = x
+                several = bool(x > 1)
             prev = k
         else:
             vals[m] += 1
