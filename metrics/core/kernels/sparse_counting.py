@@ -2,7 +2,8 @@
 than items (10^5 classes × 10^5 clusters from 10^7 labels: entity resolution, communities).
 
 Reached only through :func:`metrics.core.kernels.counting.count_cells`, which has the numpy
-counterpart giving the same cells (tested against each other).
+counterpart giving the same cells (tested against each other), and, for cells sorted and
+counted on a GPU, through :func:`metrics.core.kernels.counting.cells_of_sorted_keys`.
 
 The cells come out in row-major order, columns ascending — the order ``np.nonzero`` gives for
 the dense table and ``Contingency.from_table`` keeps — so that a table counted from labels and
