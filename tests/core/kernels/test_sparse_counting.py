@@ -12,7 +12,9 @@ metrics/core/kernels/sparse_counting.py).
 * a code outside the stated bounds is never silently counted;
 * the first pass's hot cells (each class's first cluster, whose later items skip the sort) count
   the same cells whether they stay on, are dropped after some blocks of items, or never catch an
-  item; codes all in use (their own indices) and cells written over the sort's buffers too.
+  item; codes all in use (their own indices) and cells written over the sort's buffers too;
+* cells sorted and counted elsewhere (a GPU: distinct keys and their counts) give, through
+  cells_of_sorted_keys, what count_cells gives for the same items — every array, to the last bit.
 """
 
 from __future__ import annotations
@@ -309,3 +311,43 @@ def test_cells_past_the_histogram_cap_leave_it_to_numpy(monkeypatch):
             np.testing.assert_array_equal(got, want)
         cell_keys = [k for k in KEYS if metrics.MEASURES[k].family != "matching"]  # the sums over cells
         assert metrics.evaluate(t, cell_keys) == metrics.evaluate(plain, cell_keys)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 1 << 21), st.integers(1, 1 << 21), st.integers(0, 2**32),
+       st.booleans(), st.sampled_from(["numba", "numpy"]), st.booleans())
+def test_cells_counted_elsewhere_are_the_cells_counted_here(n, n_rows, n_cols, seed, clumped, kernel, split):
+    """What a GPU hands back — the distinct keys ``row << col_bits | col`` in ascending order,
+    each one's count, both marginals — through ``cells_of_sorted_keys``: count_cells' output for
+    the same items, maxima, histogram and square sums included, with either kernel, cells of
+    one item counted apart or not."""
+    rng = np.random.default_rng(seed)
+    if clumped:
+        a, b = rng.choice(rng.integers(0, n_rows, 5), n), rng.choice(rng.integers(0, n_cols, 7), n)
+    else:
+        a, b = rng.integers(0, n_rows, n), rng.integers(0, n_cols, n)
+    col_bits = (n_cols - 1).bit_length()
+    keys, counts = np.unique((a << col_bits) | b, return_counts=True)
+    sizes_r, sizes_c = np.bincount(a, minlength=n_rows), np.bincount(b, minlength=n_cols)
+    saved = sparse_counting.SPLIT_ONES_ITEMS
+    sparse_counting.SPLIT_ONES_ITEMS = saved if split else 0
+    try:
+        got = forced(kernel, counting.cells_of_sorted_keys, keys, counts.astype(np.int64), n_rows, n_cols,
+                     sizes_r.astype(np.int64), sizes_c.astype(np.int64), True)
+        want = forced(kernel, counting.count_cells, a, b, n_rows, n_cols, True)
+    finally:
+        sparse_counting.SPLIT_ONES_ITEMS = saved
+    for x, y in zip(got[:5], want[:5]):
+        assert x.dtype == y.dtype == np.int64
+        np.testing.assert_array_equal(x, y)
+    if kernel == "numpy":
+        assert got[5] is None and want[5] is None
+        return
+    row_max, col_max, hist, squares = got[5]
+    np.testing.assert_array_equal(row_max, want[5][0])
+    np.testing.assert_array_equal(col_max, want[5][1])
+    assert (hist is None) == (want[5][2] is None)
+    if hist is not None:
+        np.testing.assert_array_equal(hist, want[5][2])
+    for x, y in zip(squares, want[5][3]):
+        np.testing.assert_array_equal(x, y)
