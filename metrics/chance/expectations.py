@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..core.cells import distinct_sizes
 from ..core.contingency import Contingency
 from ..core.registry import Measure, resolve
 from ..measures.expected import emi_out_of_budget
@@ -170,8 +171,8 @@ def _expected_cell_squares(t: Contingency, weight) -> float:
     """E[(1/n) Σ_ij n_ij² w(a_i, b_j)] under perm, over the distinct (a, b) size pairs:
     n_ij is hypergeometric with E[n_ij²] = (a b / n)(1 + (a − 1)(b − 1)/(n − 1))."""
     n = float(t.n)
-    ua, ca = np.unique(t.row_sums, return_counts=True)
-    ub, cb = np.unique(t.col_sums, return_counts=True)
+    ua, ca = distinct_sizes(t.row_sums)
+    ub, cb = distinct_sizes(t.col_sums)
     a = np.repeat(ua, ub.size).astype(np.float64)
     b = np.tile(ub, ua.size).astype(np.float64)
     mult = np.repeat(ca, ub.size).astype(np.float64) * np.tile(cb, ua.size)

@@ -22,6 +22,7 @@ else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     sparse = lazy_module("scipy.sparse")
 
 __all__ = ["label_array", "refuse_bad_cells", "normalize_counts", "compact_index", "group_sum", "sum_of_group_max",
+           "distinct_sizes",
            "table_cells", "union_codes", "summed_cells", "MergeableTable", "merge_tables"]
 
 # Larger totals would overflow int64 marginals (and n^4 in float pair statistics): metrics.core.limits.
@@ -35,6 +36,19 @@ def label_array(labels) -> np.ndarray:
         return labels if labels.dtype == object else labels.astype(object)
     labels = list(labels)
     return np.fromiter(labels, dtype=object, count=len(labels))
+
+
+def distinct_sizes(sizes) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``sizes`` (a table's class or cluster sizes) in ascending order and
+    how often each occurs: ``np.unique(sizes, return_counts=True)``, the same arrays. Whole sizes
+    no larger than a few times their number (many classes of a few items each) are tallied by a
+    bincount, a pass, where ``np.unique`` sorts them."""
+    sizes = np.asarray(sizes)
+    if sizes.dtype.kind in "iu" and sizes.size and sizes.min() >= 0 and sizes.max() <= 4 * sizes.size + 1024:
+        tally = np.bincount(sizes)
+        values = np.flatnonzero(tally)
+        return values.astype(sizes.dtype), tally[values]
+    return np.unique(sizes, return_counts=True)
 
 
 def compact_index(index: np.ndarray, labels):

@@ -35,6 +35,7 @@ import math
 
 import numpy as np
 
+from ..core.cells import distinct_sizes
 from ..core.contingency import Contingency
 from ..core.limits import EMI_TERM_BUDGET
 
@@ -61,8 +62,8 @@ def _window(a: np.ndarray, b: np.ndarray, n: int, first: int = 1) -> tuple[np.nd
 
 def _pairs_of_sizes(n: int, row_sums, col_sums):
     """Distinct (class size, cluster size) pairs, their multiplicities and windows."""
-    ua, ca = np.unique(np.asarray(row_sums, dtype=np.int64), return_counts=True)
-    ub, cb = np.unique(np.asarray(col_sums, dtype=np.int64), return_counts=True)
+    ua, ca = distinct_sizes(np.asarray(row_sums, dtype=np.int64))
+    ub, cb = distinct_sizes(np.asarray(col_sums, dtype=np.int64))
     mult = np.repeat(ca, ub.size).astype(np.float64) * np.tile(cb, ua.size)
     a, b, lo, length = _size_grid(n, ua, ub)
     return n, a, b, mult, lo, length
