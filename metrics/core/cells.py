@@ -45,7 +45,7 @@ def distinct_sizes(sizes) -> tuple[np.ndarray, np.ndarray]:
     bincount, a pass, where ``np.unique`` sorts them."""
     sizes = np.asarray(sizes)
     if sizes.dtype.kind in "iu" and sizes.size and sizes.min() >= 0 and sizes.max() <= 4 * sizes.size + 1024:
-        tally = np.bincount(sizes)
+        tally = np.bincount(sizes.astype(np.intp, copy=False))  # uint64: numpy before 2 will not cast it
         values = np.flatnonzero(tally)
         return values.astype(sizes.dtype), tally[values]
     return np.unique(sizes, return_counts=True)
