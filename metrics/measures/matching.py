@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from .._lazy import lazy_function, lazy_module
+from .._lazy import extension_function, lazy_function, lazy_module
 from ..core.arith import div, where
 from ..core.batch import TableBatch
 from ..core.contingency import Contingency
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     )
 else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     sparse = lazy_module("scipy.sparse")
-    scipy_assignment = lazy_function("scipy.optimize", "linear_sum_assignment")
+    # scipy.optimize's C assignment alone, not the package (metrics._lazy.extension_function)
+    scipy_assignment = extension_function("scipy.optimize", "_lsap", "linear_sum_assignment")
     connected_components = lazy_function("scipy.sparse.csgraph", "connected_components")
     min_weight_full_bipartite_matching = lazy_function("scipy.sparse.csgraph", "min_weight_full_bipartite_matching")
 
