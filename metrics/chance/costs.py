@@ -25,8 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-import numpy as np
-
+from ..core.cells import distinct_sizes
 from ..core.contingency import Contingency
 from ..core.limits import COSTS, Deadline, check_budget, checked_budget
 from ..measures.costs import matching_seconds
@@ -168,7 +167,7 @@ def null_seconds(t, keys, model: str, samples: int, part: str = "both") -> float
             # One grid of E[I] sums per chunk, over the distinct sizes its tables' rows and columns
             # take (expected.expected_mi_batch), or table by table where that is fewer terms.
             chunk = _chunk_size(t, model)
-            rows_union = len(np.unique(t.row_sums)) if model == "num1" else min(chunk * r, _spread(n, r))
+            rows_union = distinct_sizes(t.row_sums)[0].size if model == "num1" else min(chunk * r, _spread(n, r))
             cols_union = min(chunk * k, _spread(n, k))
             per_chunk = min(chunk * r * k, rows_union * cols_union) * _window(n, n / r, n / k)
             once = math.ceil(samples / chunk) * c["emi_term"] * per_chunk
@@ -189,7 +188,7 @@ def null_seconds(t, keys, model: str, samples: int, part: str = "both") -> float
             draw += c["label_item"] * n
             score = _table_score(n, cells, m, _matching(keys, (rows, cols)))
         if ami:
-            rows_distinct = len(np.unique(t.row_sums)) if model in rm.ONE_SIDED else _distinct_sizes(n, rows)
+            rows_distinct = distinct_sizes(t.row_sums)[0].size if model in rm.ONE_SIDED else _distinct_sizes(n, rows)
             score += c["emi_term"] * _emi_terms_per_draw(n, rows, cols, rows_distinct, _distinct_sizes(n, cols))
     chunks = math.ceil(samples / _chunk_size(t, model))
     if batched:
