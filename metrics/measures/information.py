@@ -26,6 +26,7 @@ import numpy as np
 
 from .._lazy import lazy_function
 from ..core.arith import both, div, is_batch, sqrt, where
+from ..core.cells import distinct_sizes
 from ..core.registry import register
 from ..core.stats import TableStats
 from .expected import emi_out_of_budget, expected_mi_batch, expected_mutual_information
@@ -380,6 +381,9 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
     (relative error of order s^5 ≤ 10^-15): betaln loses digits there (2·10^-10 at s = 10^-5), and
     below ~10^-16 its rounding is larger than the value (scipy 1.11 gives a cost ~10^-16 for
     s ~ 10^-290, which divided by n made Q0 ~10^274)."""
+    shared = _costs_of_distinct_sizes(sizes, n_classes)
+    if shared is not None:
+        return div(float(shared.sum()), n, 0.0)
     s = np.asarray(sizes, dtype=np.float64)
     k = np.asarray(n_classes, dtype=np.float64)[..., None] - 1.0
     k = np.maximum(k, 0.0)
@@ -401,6 +405,30 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
             logs = np.where(tiny, series, logs)
     total = logs.sum(axis=-1)
     return div(total if np.ndim(total) else float(total), n, 0.0)
+
+
+def _costs_of_distinct_sizes(sizes, n_classes) -> np.ndarray | None:
+    """:func:`_model_cost`'s log C(s + k, k) of each whole size of one table, computed once per
+    distinct size and gathered back into the sizes' order (so summed as before, to the last bit);
+    None where that does not pay (fewer than four sizes a distinct one) or does not apply (fuzzy
+    or batched sizes). Why: 10^5 clusters hold a few hundred distinct sizes, and Stirling's
+    series over all of them was a quarter of evaluating every measure of such a table."""
+    sizes = np.asarray(sizes)
+    if sizes.ndim != 1 or sizes.dtype.kind not in "iu" or np.ndim(n_classes) or sizes.size < 64:
+        return None
+    values = distinct_sizes(sizes)[0]
+    # Gathered through a table indexed by size: only where it is no bigger than a few times the sizes.
+    if 4 * values.size > sizes.size or values[-1] > 4 * sizes.size + 1024:
+        return None
+    k = max(float(n_classes) - 1.0, 0.0)
+    s = values.astype(np.float64)
+    logs = np.zeros(values.size)
+    positive = s > 0
+    if k > 0 and positive.any():
+        logs[positive] = _log_binomial(s[positive], np.full(int(positive.sum()), k))
+    by_size = np.zeros(int(values[-1]) + 1)
+    by_size[values] = logs
+    return by_size[sizes]
 
 
 def _cluster_model_cost(t):

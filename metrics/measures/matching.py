@@ -22,6 +22,7 @@ import numpy as np
 from .._lazy import extension_function, lazy_function, lazy_module
 from ..core.arith import div, where
 from ..core.batch import TableBatch
+from ..core.cells import distinct_sizes
 from ..core.contingency import Contingency
 from ..core.kernels import counting, small_assignment
 from ..core.limits import COSTS, FLOAT_MATCHING_BUDGET, MATCHING_BUDGET
@@ -148,7 +149,7 @@ def f_lower_bound(t: Contingency) -> float:
     items; F_− = (2/n) Σ_j a_j / (1 + n*/n_[j]), n* being the *original* largest
     cluster size in the denominator (step 7 reads max_i n_i, not the running n*).
     """
-    sizes = np.sort(np.asarray(t.row_sums, dtype=np.float64), axis=-1)
+    sizes = _sorted_sizes(t.row_sums)
     largest = np.asarray(t.max_cluster_size, dtype=np.float64)[..., None]
     # Greedy fill, smallest class first: class j takes min(its size, what is left).
     filled_before = np.cumsum(sizes, axis=-1) - sizes
@@ -156,6 +157,16 @@ def f_lower_bound(t: Contingency) -> float:
     terms = div(take * sizes, sizes + largest, 0.0)  # take / (1 + n*/size); empty rows add 0
     total = terms.sum(axis=-1)
     return div(2.0 * (total if total.ndim else float(total)), t.n, 1.0)
+
+
+def _sorted_sizes(sizes) -> np.ndarray:
+    """The class sizes ascending, as floats (the last axis of a batch's): one table's whole sizes
+    from their tally (:func:`~metrics.core.cells.distinct_sizes`, a pass), not a sort of 10^5 floats."""
+    sizes = np.asarray(sizes)
+    if sizes.ndim == 1 and sizes.dtype.kind in "iu":
+        values, counts = distinct_sizes(sizes)
+        return np.repeat(values, counts).astype(np.float64)
+    return np.sort(sizes.astype(np.float64), axis=-1)
 
 
 @register("f_n", name="Normalized F-measure (Wu)", symbol="F_n", family="matching", direction="higher",
