@@ -256,7 +256,10 @@ class CellStats(TableStats):
     def n(self):
         """Number of items (total mass for fuzzy tables); a Python int or float.
         (Totals are below 2^62, so the int64 sum cannot overflow.)"""
-        total = self.values.sum() if self.grid is None else self.row_sums.sum()
+        # Whole counts sum exactly in any order: the class sizes, where a count of labels left
+        # them (10^5 of them, not 10^7 cells); fractional cells are summed as they are.
+        known_sizes = self.grid is not None or (self.is_integer and "row_sums" in self.__dict__)
+        total = self.row_sums.sum() if known_sizes else self.values.sum()
         return int(total) if self.is_integer else float(total)
 
     @cached_property
@@ -344,6 +347,9 @@ class CellStats(TableStats):
             if hist is not None:
                 return int(np.flatnonzero(hist[1:])[0]) + 1
             return self.grid[self.grid > 0].min().item()
+        hist = self.__dict__.get("_cell_histogram")  # a count of labels keeps one: no pass over the cells
+        if hist is not None:
+            return int(np.flatnonzero(hist[1:])[0]) + 1
         return self.values.min().item()
 
     @cached_property
