@@ -256,10 +256,9 @@ class CellStats(TableStats):
     def n(self):
         """Number of items (total mass for fuzzy tables); a Python int or float.
         (Totals are below 2^62, so the int64 sum cannot overflow.)"""
-        # Whole counts sum exactly in any order: the class sizes, where a count of labels left
-        # them (10^5 of them, not 10^7 cells); fractional cells are summed as they are.
-        known_sizes = self.grid is not None or (self.is_integer and "row_sums" in self.__dict__)
-        total = self.row_sums.sum() if known_sizes else self.values.sum()
+        # Whole counts sum exactly in any order: the class sizes where a count of labels left them.
+        sizes = self.grid is not None or (self.is_integer and "row_sums" in self.__dict__)
+        total = self.row_sums.sum() if sizes else self.values.sum()
         return int(total) if self.is_integer else float(total)
 
     @cached_property
@@ -348,9 +347,7 @@ class CellStats(TableStats):
                 return int(np.flatnonzero(hist[1:])[0]) + 1
             return self.grid[self.grid > 0].min().item()
         hist = self.__dict__.get("_cell_histogram")  # a count of labels keeps one: no pass over the cells
-        if hist is not None:
-            return int(np.flatnonzero(hist[1:])[0]) + 1
-        return self.values.min().item()
+        return self.values.min().item() if hist is None else int(np.flatnonzero(hist[1:])[0]) + 1
 
     @cached_property
     def n_cells(self) -> int:
