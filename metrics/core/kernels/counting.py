@@ -287,7 +287,8 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     row_sums = np.zeros(n_rows, dtype=np.int64)
     col_sums = np.zeros(n_cols, dtype=np.int64)
     hot = np.zeros((n_rows, 2), dtype=np.int64)  # per class: hot cluster + 1, items it caught
-    stop, written = nb.keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, HOT_BLOCK)
+    stop, written = nb.keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, HOT_BLOCK,
+                                          n < 2**31)
     if stop != n:  # the caller's bounds were wrong: never silently miscount
         raise AssertionError(f"label pair at position {stop} lies outside the {n_rows}×{n_cols} table")
     # The written keys' own marginals give the radix digits' histograms.

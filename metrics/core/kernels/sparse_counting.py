@@ -46,7 +46,7 @@ DIGIT_BITS = 9
 
 
 @njit(cache=True, nogil=True)
-def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, block):
+def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, block, narrow):
     """The first pass: check every code, count the marginals into ``row_sums`` and ``col_sums``
     (zeroed int64 arrays of n_rows and n_cols), keep each class's hot cell in ``hot`` (zeroed
     int64, n_rows × 2: the hot cluster + 1, 0 for none yet, and the items it caught after the
@@ -102,9 +102,17 @@ def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums,
         if hot[r, 1]:
             row_sums[r] += hot[r, 1]
             col_sums[hot[r, 0] - 1] += hot[r, 1]
-    # The rest of the items, the hot cells left alone: every key written.
+    # The rest of the items, the hot cells left alone: every key written; counted into int32
+    # marginals where ``narrow`` (fewer than 2^31 items): the two random increments per item are
+    # most of this loop, and at 10^5 classes and clusters two int32 arrays fit in L2, int64 ones not.
     if start < n:
-        stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], row_sums, col_sums)
+        if narrow:
+            rows32, cols32 = np.zeros(n_rows, dtype=np.int32), np.zeros(n_cols, dtype=np.int32)
+            stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], rows32, cols32)
+            row_sums += rows32
+            col_sums += cols32
+        else:
+            stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], row_sums, col_sums)
         written += stop
         if start + stop < n:
             return start + stop, written

@@ -161,7 +161,7 @@ def test_hot_cells_switch_off_for_random_labels_and_stay_for_pure_ones(block):
         keys = np.empty(n, dtype=np.uint64)
         sums = np.zeros(k, np.int64), np.zeros(1 << 20, np.int64)
         hot = np.zeros((k, 2), np.int64)
-        stop, written = nb.keys_and_marginals(a, b, k, 1 << 20, 20, keys, *sums, hot, block)
+        stop, written = nb.keys_and_marginals(a, b, k, 1 << 20, 20, keys, *sums, hot, block, True)
         assert stop == n
         assert (written == k) if few else (written > n - max(block, 2 * k))
         np.testing.assert_array_equal(sums[0], np.bincount(a, minlength=k))
@@ -351,3 +351,26 @@ def test_cells_counted_elsewhere_are_the_cells_counted_here(n, n_rows, n_cols, s
         np.testing.assert_array_equal(hist, want[5][2])
     for x, y in zip(squares, want[5][3]):
         np.testing.assert_array_equal(x, y)
+
+
+def test_int32_and_int64_marginals_of_the_first_pass_agree():
+    """The first pass counts into int32 marginals below 2^31 items (``narrow``) and into the int64
+    ones otherwise: the same keys and marginals, whatever the hot cells caught before."""
+    from metrics.core.kernels import sparse_counting as nb
+
+    rng = np.random.default_rng(12)
+    n, k = 300_000, 5000
+    a, b = rng.integers(0, k, n), rng.integers(0, 3 * k, n)
+    b[: n // 3] = a[: n // 3]  # a first stretch whose hot cells catch, then random pairs
+    out = []
+    for narrow in (True, False):
+        keys = np.empty(n, dtype=np.uint64)
+        sums = np.zeros(k, np.int64), np.zeros(3 * k, np.int64)
+        hot = np.zeros((k, 2), np.int64)
+        stop, written = nb.keys_and_marginals(a, b, k, 3 * k, 15, keys, *sums, hot, 1 << 12, narrow)
+        assert stop == n
+        out.append((keys[:written].copy(), *sums, hot))
+    for x, y in zip(*out):
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(out[0][1], np.bincount(a, minlength=k))
+    np.testing.assert_array_equal(out[0][2], np.bincount(b, minlength=3 * k))
