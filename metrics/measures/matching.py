@@ -311,7 +311,11 @@ def _dense_matching(dense: np.ndarray):
 
 
 def matching_components(t: Contingency) -> Components:
-    return _component_structure(t.rows, t.cols, t.values, *t.shape)
+    # What a table knows: no row without a cell; and its largest cell, where a count kept it.
+    summary = t.__dict__.get("_coo_summary")
+    top = np.array([summary[1].max()], dtype=t.values.dtype) if summary is not None and t.values.size else None
+    return _component_structure(t.rows, t.cols, t.values, *t.shape, every_row=bool(np.all(t.row_sums > 0)),
+                                known_top=top)
 
 
 def matching_cell_components(t: Contingency) -> np.ndarray:
@@ -344,12 +348,15 @@ class Components(NamedTuple):
         return self._replace(best=best)
 
 
-def _component_structure(rows, cols, vals, n_r: int, n_c: int) -> Components:
-    """Connected components of the class–cluster graph of non-zero cells (:class:`Components`)."""
+def _component_structure(rows, cols, vals, n_r: int, n_c: int, every_row: bool = False,
+                         known_top: np.ndarray | None = None) -> Components:
+    """Connected components of the class–cluster graph of non-zero cells (:class:`Components`);
+    ``every_row``, ``known_top``: what the caller knows (:func:`~metrics.core.kernels.compiled.cell_components`)."""
     kernels = counting.compiled_kernels(rows.size)
     if kernels is not None and rows.size:
         of_row, comp_rows, comp_cols, best, cells = kernels.cell_components(
-            rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), vals, n_r, n_c)
+            rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), vals, n_r, n_c, every_row,
+            vals[:0] if known_top is None else known_top)
         size = np.minimum(comp_rows, comp_cols)
         return Components(of_row, size == 1, best, size, cells)
     graph = sparse.coo_matrix((np.ones(rows.size), (rows, n_r + cols)), shape=(n_r + n_c,) * 2)

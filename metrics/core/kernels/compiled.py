@@ -331,7 +331,7 @@ def _union(parent, x, y):
 
 
 @njit(cache=True, nogil=True)
-def cell_components(rows, cols, vals, n_rows, n_cols):
+def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top):
     """Connected components of the class–cluster graph whose edges are the cells (rows[k], cols[k]),
     by union–find: each row's component (numbered 0.. in row order; −1 for a row without cells),
     and per component its classes, its clusters, its largest cell and its number of cells.
@@ -343,7 +343,12 @@ def cell_components(rows, cols, vals, n_rows, n_cols):
     cell and the rest of its cells are skipped (random labels get
     there within their first ~12 % of cells); and the per-cell component is not written — the matching, when it
     runs, gathers it from the rows (a table it refuses never needs it). The forest is int32,
-    small enough for the L2 cache at 10^5 + 10^5 nodes."""
+    small enough for the L2 cache at 10^5 + 10^5 nodes.
+
+    ``every_row``: the caller knows that every row has a cell (a table's rows: no empty one), so
+    that, once every cluster is in one set, the classes not reached yet join it without their
+    cells being read. ``known_top``: the largest cell where the caller knows it (one value of
+    ``vals``' dtype), else empty."""
     n_nodes = n_rows + n_cols
     parent = np.arange(n_nodes).astype(np.int32)
     has_cells = np.zeros(n_rows, dtype=np.bool_)
@@ -374,6 +379,15 @@ def cell_components(rows, cols, vals, n_rows, n_cols):
                 break
     # Every cluster is in the one set built so far: each later class joins it by any of its cells,
     # and its other cells change nothing.
+    if every_row and k < m:
+        for r in range(n_rows):
+            if not has_cells[r]:
+                has_cells[r] = True
+                y = _root(parent, r)
+                if x != y:
+                    x = _union(parent, x, y)
+                    unions += 1
+        k = m
     while k < m:
         r = rows[k]
         k += 1
@@ -388,8 +402,11 @@ def cell_components(rows, cols, vals, n_rows, n_cols):
     connected = unions == n_nodes - 1
     if connected:  # one component: every class and cluster holds a cell
         top = vals[0]
-        for q in range(m):
-            top = max(top, vals[q])
+        if known_top.shape[0]:
+            top = known_top[0]
+        else:
+            for q in range(m):
+                top = max(top, vals[q])
         best = np.empty(1, dtype=vals.dtype)
         best[0] = top
         return (np.zeros(n_rows, dtype=np.int32), np.array([n_rows], dtype=np.int64),
