@@ -330,6 +330,16 @@ def _union(parent, x, y):
     return y
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _join_row(parent, has_cells, x, r, unions):
+    """Class ``r`` (one with a cell) joins the set whose root is ``x``: (its root, the unions made)."""
+    has_cells[r] = True
+    y = _root(parent, r)
+    if x != y:
+        return _union(parent, x, y), unions + 1
+    return x, unions
+
+
 @njit(cache=True, nogil=True)
 def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top):
     """Connected components of the class–cluster graph whose edges are the cells (rows[k], cols[k]),
@@ -382,23 +392,14 @@ def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top):
     if every_row and k < m:
         for r in range(n_rows):
             if not has_cells[r]:
-                has_cells[r] = True
-                y = _root(parent, r)
-                if x != y:
-                    x = _union(parent, x, y)
-                    unions += 1
+                x, unions = _join_row(parent, has_cells, x, r, unions)
         k = m
     while k < m:
         r = rows[k]
         k += 1
         if r != prev:
             prev = r
-            if not has_cells[r]:
-                has_cells[r] = True
-            y = _root(parent, r)
-            if x != y:
-                x = _union(parent, x, y)
-                unions += 1
+            x, unions = _join_row(parent, has_cells, x, r, unions)
     connected = unions == n_nodes - 1
     if connected:  # one component: every class and cluster holds a cell
         top = vals[0]
