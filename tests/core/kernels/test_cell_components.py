@@ -44,6 +44,9 @@ def test_what_the_table_tells_changes_nothing(n_r, n_c, n, shuffled, seed):
         assert relabel.setdefault(label[i], of_row[i]) == of_row[i]
     want_cells = np.bincount([relabel[label[r]] for r in rows], minlength=n_comp)
     np.testing.assert_array_equal(cells, want_cells)
+    np.testing.assert_array_equal(comp_rows, np.bincount(of_row, minlength=n_comp))
+    col_comp = [relabel[label[t.shape[0] + j]] for j in range(t.shape[1])]
+    np.testing.assert_array_equal(comp_cols, np.bincount(col_comp, minlength=n_comp))
     want_best = np.zeros(n_comp, dtype=vals.dtype)
     np.maximum.at(want_best, of_row[rows], vals)
     np.testing.assert_array_equal(best, want_best)
