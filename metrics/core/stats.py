@@ -257,8 +257,8 @@ class CellStats(TableStats):
         """Number of items (total mass for fuzzy tables); a Python int or float.
         (Totals are below 2^62, so the int64 sum cannot overflow.)"""
         # Whole counts sum exactly in any order: the class sizes where a count of labels left them.
-        sizes = self.grid is not None or (self.is_integer and "row_sums" in self.__dict__)
-        total = self.row_sums.sum() if sizes else self.values.sum()
+        from_sizes = self.grid is not None or (self.is_integer and "row_sums" in self.__dict__)
+        total = self.row_sums.sum() if from_sizes else self.values.sum()
         return int(total) if self.is_integer else float(total)
 
     @cached_property
