@@ -282,30 +282,62 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     n = a.size
     col_bits = max(int(n_cols - 1).bit_length(), 0)
     row_bits = max(int(n_rows - 1).bit_length(), 0)
+    # Two levels where a bucket's key fits 32 bits: one pass into buckets of 2^low classes (at most
+    # 2^DIGIT_BITS buckets) keeping each key's low col_bits + low bits, then each bucket sorted
+    # where it fits in the cache. One level, a radix sort of the whole keys, past that.
+    low = max(row_bits - nb.DIGIT_BITS, 0)
+    two_levels = col_bits + low <= 32
+    row_shift = low if two_levels else 0
     key_dtype = np.uint32 if col_bits + row_bits <= 32 else np.uint64
     keys = np.empty(n, dtype=key_dtype)
-    row_sums = np.zeros(n_rows, dtype=np.int64)
+    row_sums = np.zeros(((n_rows - 1) >> row_shift) + 1, dtype=np.int64)  # by bucket where two levels
     col_sums = np.zeros(n_cols, dtype=np.int64)
     hot = np.zeros((n_rows, 2), dtype=np.int64)  # per class: hot cluster + 1, items it caught
     stop, written = nb.keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, HOT_BLOCK,
-                                          n < 2**31)
+                                          n < 2**31, row_shift)
     if stop != n:  # the caller's bounds were wrong: never silently miscount
         raise AssertionError(f"label pair at position {stop} lies outside the {n_rows}×{n_cols} table")
-    # The written keys' own marginals give the radix digits' histograms.
+    # What the hot cells caught, taken off the items' marginals: the written keys' own.
     caught = np.flatnonzero(hot[:, 1])
-    key_rows = row_sums - hot[:, 1]
-    key_cols = col_sums - np.bincount(hot[caught, 0] - 1, weights=hot[caught, 1], minlength=n_cols).astype(np.int64)
-    keys, spare = _radix_sort(nb, keys[:written], key_rows, key_cols, col_bits, row_bits)
-    m = nb.count_runs(keys)
-    # Where the cells fill most of the items' buffers (random labels: a cell per item), the rows go
-    # to the sort's spare buffer and the columns over the sorted keys themselves (a cell is written
-    # at or before the key it is read from): memory already mapped, where fresh pages would cost
-    # about as much as the pass. A fresh array otherwise, which does not keep a big buffer alive.
+    if not two_levels:
+        key_rows = row_sums - hot[:, 1]
+        key_cols = col_sums - np.bincount(hot[caught, 0] - 1, weights=hot[caught, 1],
+                                          minlength=n_cols).astype(np.int64)
+        keys, spare = _radix_sort(nb, keys[:written], key_rows, key_cols, col_bits, row_bits)
+        m = nb.count_runs(keys)
+        # Where the cells fill most of the items' buffers (random labels: a cell per item), the rows
+        # go to the sort's spare buffer and the columns over the sorted keys themselves (a cell is
+        # written at or before the key it is read from): memory already mapped, where fresh pages
+        # would cost about as much as the pass. Fresh arrays otherwise, which keep no big buffer alive.
+        in_place = keys.dtype.itemsize == 8 and 4 * m >= 3 * n
+        rows = spare.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
+        cols = keys.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
+        return _runs_to_cells(nb, keys, _one_bucket(written), 0, None, m, n, col_bits, row_sums, col_sums,
+                              hot, rows, cols, np.empty(m, dtype=np.int64), maxima)
+    # The bucket keys lie in the upper half of the buffer the cells' values are written to (a value
+    # is written below every key not read yet) and the rows over the first pass's keys, so the
+    # cells take no more fresh pages than they fill.
+    bucket_sizes = row_sums - np.bincount(caught >> low, weights=hot[caught, 1],
+                                          minlength=row_sums.size).astype(np.int64)
+    host = np.empty(written, dtype=np.int64)
+    bucket_keys = host.view(np.uint32)[written:]
+    starts = nb.bucket_scatter(keys[:written], bucket_keys, bucket_sizes, col_bits, low)
+    digits = [(shift, width) for shift, width in _digits(col_bits, nb.DIGIT_BITS)]
+    digits += [(col_bits + shift, width) for shift, width in _digits(low, nb.DIGIT_BITS)]
+    shifts, widths = (np.array([d[i] for d in digits], dtype=np.int64) for i in (0, 1))
+    row_sums = np.zeros(n_rows, dtype=np.int64)
+    m = nb.sort_buckets(bucket_keys, starts, col_bits, low, shifts, widths, row_sums)
+    row_sums += hot[:, 1]  # the keys' marginal, counted by the sort, and the hot cells' catch
     in_place = keys.dtype.itemsize == 8 and 4 * m >= 3 * n
-    rows = spare.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
-    cols = keys.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
-    return _runs_to_cells(nb, keys, None, m, n, col_bits, row_sums, col_sums, hot, rows, cols,
-                          np.empty(m, dtype=np.int64), maxima)
+    rows = keys.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
+    vals = host[:m] if in_place else np.empty(m, dtype=np.int64)
+    return _runs_to_cells(nb, bucket_keys, starts, col_bits + low, None, m, n, col_bits, row_sums, col_sums, hot,
+                          rows, np.empty(m, dtype=np.int64), vals, maxima)
+
+
+def _one_bucket(size: int) -> np.ndarray:
+    """The bucket starts of keys that are not in buckets: ``runs_to_cells`` reads them as one."""
+    return np.array([0, size], dtype=np.int64)
 
 
 def cells_of_sorted_keys(keys: np.ndarray, counts: np.ndarray, n_rows: int, n_cols: int, row_sums: np.ndarray,
@@ -327,12 +359,12 @@ def cells_of_sorted_keys(keys: np.ndarray, counts: np.ndarray, n_rows: int, n_co
         return (*cells, None) if maxima else cells
     m = keys.size
     hot = np.zeros((n_rows, 2), dtype=np.int64)  # no hot cells: every cell's items are in counts
-    return _runs_to_cells(nb, keys, counts, m, n, col_bits, row_sums, col_sums, hot, np.empty(m, dtype=np.int64),
-                          keys, counts, maxima)
+    return _runs_to_cells(nb, keys, _one_bucket(m), 0, counts, m, n, col_bits, row_sums, col_sums, hot,
+                          np.empty(m, dtype=np.int64), keys, counts, maxima)
 
 
-def _runs_to_cells(nb, keys, counts, m: int, n: int, col_bits: int, row_sums, col_sums, hot, rows, cols, vals,
-                   maxima: bool):
+def _runs_to_cells(nb, keys, starts, sub_bits: int, counts, m: int, n: int, col_bits: int, row_sums, col_sums, hot,
+                   rows, cols, vals, maxima: bool):
     """The tail of :func:`count_cells` and :func:`cells_of_sorted_keys`: the kernel's pass over
     the sorted keys into ``rows``, ``cols``, ``vals`` (``m`` cells of ``n`` items), and with
     ``maxima`` the maxima, histogram and square sums it finds on the way."""
@@ -351,8 +383,8 @@ def _runs_to_cells(nb, keys, counts, m: int, n: int, col_bits: int, row_sums, co
         squares = nb.CellSquares(row_sums, np.zeros(n_rows), np.zeros(n_rows), np.zeros(n_rows), col,
                                  col_sums.astype(np.int32) if split else np.empty(0, np.int32),
                                  np.zeros(n_cols if split else 0, np.int32))
-    complete = nb.runs_to_cells(keys, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max,
-                                col_max, hist, squares)
+    complete = nb.runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index, hot, rows, cols,
+                                vals, row_max, col_max, hist, squares)
     if squares is None:
         return rows, cols, vals, row_sums, col_sums
     if complete and m:

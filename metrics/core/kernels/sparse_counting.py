@@ -18,17 +18,27 @@ whose classes mostly stay in one cluster (entity resolution) then sort a small s
 keys; where the hot cells miss more than they catch (random labels), the pass stops looking after
 a block of items, and that case pays for the block only.
 
-The digits split the column bits and the row bits separately, so that every digit's histogram
-comes from a marginal of the written keys (the first pass's marginals less the hot cells' catch)
-instead of a pass over the items, and a digit on which every key agrees is skipped. Digits have
-at most ``DIGIT_BITS`` bits: few enough buckets that every bucket's write front stays in the
-L1/L2 cache, where a counting sort straight by row (10^5 buckets) misses on nearly every write.
-Keys of at most 32 bits are sorted as uint32 (half the memory traffic). Everything is
+The keys are sorted in two levels wherever a bucket's key fits 32 bits: one counting-sort pass
+into at most 2^DIGIT_BITS buckets by the row's high bits, keeping each key's low bits as uint32
+(half the traffic of a 64-bit key), then each bucket — 2^low classes, a few tens of thousands of
+keys at the sizes this is for — LSD radix sorted where it fits in the L2 cache, by the column's
+digits and then the row's low bits. Each digit's histogram is counted on the pass before it, and
+the row digit's histogram is the bucket's rows' marginal, so the first pass counts only the
+buckets' sizes (an increment in the L1 cache) where the classes' marginal would be a random one
+in L2. Past 32 bits (some 2^21 classes and clusters and more), one level: an LSD radix sort of
+the whole keys whose digits split the column bits and the row bits separately, so that every
+digit's histogram comes from a marginal of the written keys (the first pass's marginals less the
+hot cells' catch) instead of a pass over the items, and a digit on which every key agrees is
+skipped. Digits have at most ``DIGIT_BITS`` bits: few enough buckets that every bucket's write
+front stays in the L1/L2 cache, where a counting sort straight by row (10^5 buckets) misses on
+nearly every write. Keys of at most 32 bits are sorted as uint32. Everything is
 O(n + classes + clusters); nothing is hashed.
 
 Big buffers are allocated by numpy and handed in: numpy asks for transparent huge pages, and the
 first touch of 80 MB of small pages costs about as much as a pass over them — which is also why
-the cells of a table with about a cell per item are written over the sort's own buffers.
+the cells of a table with about a cell per item are written over the sort's own buffers (the
+rows over the first pass's keys, the values over the buffer whose upper half holds the bucket
+keys).
 """
 
 from __future__ import annotations
@@ -38,7 +48,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-__all__ = ["DIGIT_BITS", "keys_and_marginals", "digit_histogram", "scatter_digit", "count_runs", "runs_to_cells",
+__all__ = ["DIGIT_BITS", "keys_and_marginals", "digit_histogram", "scatter_digit", "bucket_scatter", "sort_buckets",
+           "count_runs", "runs_to_cells",
            "CellSquares", "SPLIT_ONES_ITEMS", "square_sums"]
 
 # Bits per radix digit: 512 buckets.
@@ -46,13 +57,16 @@ DIGIT_BITS = 9
 
 
 @njit(cache=True, nogil=True)
-def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, block, narrow):
+def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, block, narrow, row_shift):
     """The first pass: check every code, count the marginals into ``row_sums`` and ``col_sums``
-    (zeroed int64 arrays of n_rows and n_cols), keep each class's hot cell in ``hot`` (zeroed
-    int64, n_rows × 2: the hot cluster + 1, 0 for none yet, and the items it caught after the
-    first), and write the keys ``a[i] << col_bits | b[i]`` of the other items into ``keys``
-    (uint32 or uint64) — the first item of a hot cell included, so that each hot cell is a cell
-    of the sorted keys, to which :func:`runs_to_cells` adds the items it caught.
+    (zeroed int64 arrays of ((n_rows − 1) >> row_shift) + 1 and n_cols: each class's items are
+    counted at its code >> ``row_shift`` — 0 for the classes' marginal, the bits a bucket keeps for
+    the buckets' sizes, one increment in the L1 cache where a marginal's is in L2), keep each
+    class's hot cell in ``hot`` (zeroed int64, n_rows × 2: the hot cluster + 1, 0 for none yet,
+    and the items it caught after the first), and write the keys ``a[i] << col_bits | b[i]`` of
+    the other items into ``keys`` (uint32 or uint64) — the first item of a hot cell included, so
+    that each hot cell is a cell of the sorted keys, to which :func:`runs_to_cells` adds the
+    items it caught.
 
     After the first ``block`` items, and every ``block`` items after, the hot cells are left alone
     for the rest of the pass unless they caught as many items as they missed (items of a class
@@ -94,25 +108,28 @@ def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums,
         hot_on = stop - written >= misses  # the items caught against those missed
         start = stop
     col_mask = (np.uint64(1) << shift) - np.uint64(1)
+    rshift = np.uint64(row_shift)
     for i in range(written):
         k = np.uint64(keys[i])
-        row_sums[k >> shift] += 1
+        row_sums[(k >> shift) >> rshift] += 1
         col_sums[k & col_mask] += 1
     for r in range(n_rows):
         if hot[r, 1]:
-            row_sums[r] += hot[r, 1]
+            row_sums[r >> row_shift] += hot[r, 1]
             col_sums[hot[r, 0] - 1] += hot[r, 1]
     # The rest of the items, the hot cells left alone: every key written; counted into int32
     # marginals where ``narrow`` (fewer than 2^31 items): the two random increments per item are
     # most of this loop, and at 10^5 classes and clusters two int32 arrays fit in L2, int64 ones not.
     if start < n:
         if narrow:
-            rows32, cols32 = np.zeros(n_rows, dtype=np.int32), np.zeros(n_cols, dtype=np.int32)
-            stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], rows32, cols32)
+            rows32, cols32 = np.zeros(row_sums.shape[0], dtype=np.int32), np.zeros(n_cols, dtype=np.int32)
+            stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], rows32, cols32,
+                             row_shift)
             row_sums += rows32
             col_sums += cols32
         else:
-            stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], row_sums, col_sums)
+            stop = _all_keys(a[start:], b[start:], n_rows, n_cols, col_bits, keys[written:], row_sums, col_sums,
+                             row_shift)
         written += stop
         if start + stop < n:
             return start + stop, written
@@ -120,18 +137,19 @@ def keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums,
 
 
 @njit(cache=True, nogil=True)
-def _all_keys(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums):
+def _all_keys(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, row_shift):
     """:func:`keys_and_marginals` without hot cells: every item's key written at its own position.
     Returns the first position whose code is out of range, or ``len(a)``."""
     top_a = np.uint64(n_rows)
     top_b = np.uint64(n_cols)
     shift = np.uint64(col_bits)
+    rshift = np.uint64(row_shift)
     for i in range(a.shape[0]):
         x = np.uint64(a[i])
         y = np.uint64(b[i])
         if (x >= top_a) | (y >= top_b):
             return i
-        row_sums[x] += 1
+        row_sums[x >> rshift] += 1
         col_sums[y] += 1
         keys[i] = (x << shift) | y
     return a.shape[0]
@@ -167,6 +185,128 @@ def scatter_digit(src, dst, hist, shift, bits):
 
 
 @njit(cache=True, nogil=True)
+def bucket_scatter(keys, out, sizes, col_bits, low):
+    """The first level of the two-level sort: the keys ``row << col_bits | col`` counting-sorted
+    into buckets by their row's bits above ``low`` (``sizes``: the keys of each bucket), each key
+    written to ``out`` (uint32) as its ``col_bits + low`` bits below them — half the traffic of a
+    64-bit key. Returns the buckets' starts in ``out`` (one more than the buckets)."""
+    starts = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+    for j in range(sizes.shape[0]):
+        starts[j + 1] = starts[j] + sizes[j]
+    pos = starts[:-1].copy()
+    sub_bits = np.uint64(col_bits + low)
+    sub_mask = (np.uint64(1) << sub_bits) - np.uint64(1)
+    for i in range(keys.shape[0]):
+        k = np.uint64(keys[i])
+        bucket = k >> sub_bits
+        out[pos[bucket]] = np.uint32(k & sub_mask)
+        pos[bucket] += 1
+    return starts
+
+
+@njit(cache=True, nogil=True)
+def sort_buckets(keys, starts, col_bits, low, shifts, widths, key_rows):
+    """The second level: each bucket ``keys[starts[j]:starts[j + 1]]`` (uint32, from
+    :func:`bucket_scatter`) sorted in place by an LSD radix sort on the digits (``shifts``,
+    ``widths``: the column's digits first, then the row's low bits') — a bucket of 2^low classes
+    is a few tens of thousands of keys at most sizes, sorted within the L2 cache. Each digit's
+    histogram is counted on the pass before it (the first by a pass of its own); the row digit's
+    (where the low bits make one digit) is each row's keys, stored in ``key_rows`` (zeroed, by row
+    code) — the classes' marginal, which the first pass then need not count at random.
+    Returns the number of distinct keys: the cells."""
+    n_digits = shifts.shape[0]
+    biggest = 0
+    for j in range(starts.shape[0] - 1):
+        biggest = max(biggest, starts[j + 1] - starts[j])
+    spare = np.empty(biggest, dtype=keys.dtype)
+    hist = np.zeros((n_digits + 1, 1 << DIGIT_BITS), dtype=np.int64)
+    cells = 0
+    for j in range(starts.shape[0] - 1):
+        lo, size = starts[j], starts[j + 1] - starts[j]
+        if size == 0:
+            continue
+        src, dst = keys[lo:lo + size], spare[:size]
+        hist[:] = 0
+        if n_digits:
+            _count_digit(src, size, hist[0], shifts[0], widths[0])
+        for d in range(n_digits):
+            if d == n_digits - 1 and 0 < low <= DIGIT_BITS:  # the row digit: its histogram is the rows'
+                _store_rows(hist[d], key_rows, j << low, low)
+            counts_next = d + 1 < n_digits
+            _scatter_counting(src, dst, size, hist[d], shifts[d], widths[d], hist[d + 1],
+                              shifts[d + 1] if counts_next else 0, widths[d + 1] if counts_next else 0, counts_next)
+            src, dst = dst, src
+        if n_digits % 2:  # the sorted bucket is in the spare buffer
+            dst[:] = src
+            src = dst
+        if low == 0:  # a bucket of one class
+            key_rows[j] = size
+        elif low > DIGIT_BITS:  # rows of more than one digit: counted over the sorted bucket
+            _count_rows(src, size, key_rows, j << low, col_bits)
+        cells += count_runs(src)
+    return cells
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store_rows(hist, key_rows, first_row, low):
+    for v in range(min(1 << low, key_rows.shape[0] - first_row)):
+        key_rows[first_row + v] = hist[v]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count_rows(src, size, key_rows, first_row, col_bits):
+    """Each row's keys in the sorted ``src[:size]``, counted in a register (the rows come one
+    after another) and stored in ``key_rows``."""
+    shift = np.uint64(col_bits)
+    row = np.int64(np.uint64(src[0]) >> shift)
+    count = 0
+    for i in range(size):
+        r = np.int64(np.uint64(src[i]) >> shift)
+        if r != row:
+            key_rows[first_row + row] = count
+            row = r
+            count = 0
+        count += 1
+    key_rows[first_row + row] = count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count_digit(keys, size, hist, shift, width):
+    mask = np.uint32((1 << width) - 1)
+    ushift = np.uint32(shift)
+    for i in range(size):
+        hist[(keys[i] >> ushift) & mask] += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _scatter_counting(src, dst, size, hist, shift, width, next_hist, next_shift, next_width, counts_next):
+    """One stable counting-sort pass of ``src`` into ``dst`` by a digit whose histogram is
+    ``hist``; where ``counts_next``, the next digit's histogram counted on the way."""
+    total = np.int64(0)
+    for v in range(1 << width):
+        c = hist[v]
+        hist[v] = total
+        total += c
+    mask = np.uint32((1 << width) - 1)
+    ushift = np.uint32(shift)
+    if counts_next:
+        next_mask = np.uint32((1 << next_width) - 1)
+        next_ushift = np.uint32(next_shift)
+        for i in range(size):
+            k = src[i]
+            digit = (k >> ushift) & mask
+            dst[hist[digit]] = k
+            hist[digit] += 1
+            next_hist[(k >> next_ushift) & next_mask] += 1
+    else:
+        for i in range(size):
+            k = src[i]
+            digit = (k >> ushift) & mask
+            dst[hist[digit]] = k
+            hist[digit] += 1
+
+
+@njit(cache=True, nogil=True)
 def count_runs(keys):
     """Number of distinct keys in the sorted array ``keys``: the non-zero cells."""
     if keys.shape[0] == 0:
@@ -182,16 +322,19 @@ def count_runs(keys):
 
 
 @njit(cache=True, nogil=True)
-def runs_to_cells(keys, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist,
-                  squares):
+def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max,
+                  col_max, hist, squares):
     """The cells of the sorted keys: each run of equal keys is one cell, its row and column
     renumbered through ``row_index`` and ``col_index`` (code → index among the non-empty rows,
     columns; an empty array: every code is in use, its own index), its count the length of the run
     plus, for a class's hot cell (``hot``: :func:`keys_and_marginals`'), the items it caught.
     ``counts``: None (each key is one item), or each key's items — keys counted elsewhere (on a
-    GPU), each distinct, whose runs are one key long. ``rows`` may be a buffer the keys no longer
-    use, ``cols`` the memory of ``keys`` itself and ``vals`` that of ``counts``: cell m is written
-    after key i ≥ m is read, and no key before i is read again.
+    GPU), each distinct, whose runs are one key long. The keys come in buckets: key i of bucket j
+    (``starts[j] ≤ i < starts[j + 1]``) is ``j << sub_bits | keys[i]`` (one bucket and
+    ``sub_bits`` 0: the keys as they are). ``rows`` may be a buffer the keys no longer use,
+    ``cols`` the memory of 64-bit ``keys`` itself and ``vals`` that of ``counts``, or 32-bit
+    ``keys`` may lie in the upper half of ``vals``' buffer (``len(keys)`` int64): cell m is written
+    after key i ≥ m is read, no key before i is read again, and 8m < 4·len(keys) + 4i.
 
     On the way, what every table needs of its cells: each row's and column's largest cell
     (``row_max``, ``col_max`` by code, given as 1 for each code in use, 0 for the others) and how
@@ -223,45 +366,47 @@ def runs_to_cells(keys, counts, col_bits, row_index, col_index, hot, rows, cols,
     r_sq, r_le, r_f = 0.0, 0.0, 0.0
     ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
     split = squares is not None and squares.b_small.shape[0] > 0
-    for i in range(keys.shape[0]):
-        k = np.uint64(keys[i])
-        if i == 0 or k != prev:
-            if m >= 0:  # the run before is complete: its cell's count is final
-                x = vals[m]
-                if several:
-                    complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
-                if squares is not None:
-                    if split and x == 1:
-                        ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
-                    else:
-                        r_sq, r_le, r_f = _square_cell(x, a_row, squares.col[c], split, r_sq, r_le, r_f)
-            m += 1
-            r = np.int64(k >> shift)
-            c = np.int64(k & col_mask)
-            if r != row:  # a new row: its index and its hot cell, read once
-                if squares is not None:
-                    if row >= 0:
-                        _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
-                    a_row = squares.a[r]
-                    r_sq, r_le, r_f = 0.0, 0.0, 0.0
-                    ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
-                row = r
-                row_at = r if own_rows else row_index[r]
-                hot_col = hot[r, 0] - 1
-                caught = hot[r, 1]
-            rows[m] = row_at
-            cols[m] = c if own_cols else col_index[c]
-            if counts is None:
-                vals[m] = 1 + caught if c == hot_col else 1
-                several = bool(c == hot_col and caught > 0)
+    for j in range(starts.shape[0] - 1):
+        high = np.uint64(j) << np.uint64(sub_bits)
+        for i in range(starts[j], starts[j + 1]):
+            k = high | np.uint64(keys[i])
+            if m < 0 or k != prev:
+                if m >= 0:  # the run before is complete: its cell's count is final
+                    x = vals[m]
+                    if several:
+                        complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
+                    if squares is not None:
+                        if split and x == 1:
+                            ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
+                        else:
+                            r_sq, r_le, r_f = _square_cell(x, a_row, squares.col[c], split, r_sq, r_le, r_f)
+                m += 1
+                r = np.int64(k >> shift)
+                c = np.int64(k & col_mask)
+                if r != row:  # a new row: its index and its hot cell, read once
+                    if squares is not None:
+                        if row >= 0:
+                            _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
+                        a_row = squares.a[r]
+                        r_sq, r_le, r_f = 0.0, 0.0, 0.0
+                        ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
+                    row = r
+                    row_at = r if own_rows else row_index[r]
+                    hot_col = hot[r, 0] - 1
+                    caught = hot[r, 1]
+                rows[m] = row_at
+                cols[m] = c if own_cols else col_index[c]
+                if counts is None:
+                    vals[m] = 1 + caught if c == hot_col else 1
+                    several = bool(c == hot_col and caught > 0)
+                else:
+                    x = np.int64(counts[i]) + (caught if c == hot_col else 0)
+                    vals[m] = x
+                    several = bool(x > 1)
+                prev = k
             else:
-                x = np.int64(counts[i]) + (caught if c == hot_col else 0)
-                vals[m] = x
-                several = bool(x > 1)
-            prev = k
-        else:
-            vals[m] += 1
-            several = True
+                vals[m] += 1
+                several = True
     if several:
         complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
     if squares is not None and m >= 0:

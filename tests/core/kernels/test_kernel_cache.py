@@ -21,8 +21,9 @@ pytest.importorskip("numba", reason="numba (the `fast` extra) is not installed")
 
 ROOT = Path(__file__).resolve().parents[3]
 
-# Runs every compiled kernel of the counting, the grid summary, the grid cell sums and the matchings once (numba
-# forced), then prints each kernel's cache hits and misses, and where its cache lives.
+# Runs every compiled kernel of the counting (both sorts of a sparse count), the grid summary, the
+# grid cell sums and the matchings once (numba forced), then prints each kernel's cache hits and
+# misses, and where its cache lives.
 USE_EVERY_KERNEL = textwrap.dedent("""
     import json, sys
     {prelude}
@@ -37,6 +38,8 @@ USE_EVERY_KERNEL = textwrap.dedent("""
                      ["classification_error", "f_measure"])
     t = metrics.Contingency.from_labels(rng.integers(0, 1500, 40000), rng.integers(0, 1500, 40000))
     metrics.evaluate(t, ["classification_error", "nca"])
+    # Past 2^32 bucket keys (2^18 classes, 2^24 clusters): the one-level radix sort.
+    counting.count_cells(rng.integers(0, 1 << 18, 1000), rng.integers(0, 1 << 24, 1000), 1 << 18, 1 << 24, True)
     out = {{}}
     for module in (compiled, sparse_counting, cell_stats):
         for name in dir(module):
@@ -61,7 +64,8 @@ def test_a_fresh_process_loads_every_kernel_from_the_disk_cache(tmp_path):
     first = run(USE_EVERY_KERNEL.format(prelude=""), env)
     second = run(USE_EVERY_KERNEL.format(prelude=""), env)
     # The kernels of the counting, the grid summary, both matchings and the components ran.
-    for name in ("count_pairs", "keys_and_marginals", "scatter_digit", "runs_to_cells", "grid_summary",
+    for name in ("count_pairs", "keys_and_marginals", "bucket_scatter", "sort_buckets", "scatter_digit",
+                 "runs_to_cells", "grid_summary",
                  "max_weight_assignment", "sparse_max_weight_matching", "cell_components", "grid_square_sums"):
         assert any(key.endswith("." + name) for key in second), (name, sorted(second))
     assert any(misses for _, misses, _ in first.values())  # the first process compiled…

@@ -161,7 +161,7 @@ def test_hot_cells_switch_off_for_random_labels_and_stay_for_pure_ones(block):
         keys = np.empty(n, dtype=np.uint64)
         sums = np.zeros(k, np.int64), np.zeros(1 << 20, np.int64)
         hot = np.zeros((k, 2), np.int64)
-        stop, written = nb.keys_and_marginals(a, b, k, 1 << 20, 20, keys, *sums, hot, block, True)
+        stop, written = nb.keys_and_marginals(a, b, k, 1 << 20, 20, keys, *sums, hot, block, True, 0)
         assert stop == n
         assert (written == k) if few else (written > n - max(block, 2 * k))
         np.testing.assert_array_equal(sums[0], np.bincount(a, minlength=k))
@@ -353,9 +353,11 @@ def test_cells_counted_elsewhere_are_the_cells_counted_here(n, n_rows, n_cols, s
         np.testing.assert_array_equal(x, y)
 
 
-def test_int32_and_int64_marginals_of_the_first_pass_agree():
+@pytest.mark.parametrize("row_shift", [0, 5])
+def test_int32_and_int64_marginals_of_the_first_pass_agree(row_shift):
     """The first pass counts into int32 marginals below 2^31 items (``narrow``) and into the int64
-    ones otherwise: the same keys and marginals, whatever the hot cells caught before."""
+    ones otherwise: the same keys and marginals, whatever the hot cells caught before; with a
+    ``row_shift`` (the two-level sort's buckets) each class's items at its code >> row_shift."""
     from metrics.core.kernels import sparse_counting as nb
 
     rng = np.random.default_rng(12)
@@ -365,12 +367,12 @@ def test_int32_and_int64_marginals_of_the_first_pass_agree():
     out = []
     for narrow in (True, False):
         keys = np.empty(n, dtype=np.uint64)
-        sums = np.zeros(k, np.int64), np.zeros(3 * k, np.int64)
+        sums = np.zeros(((k - 1) >> row_shift) + 1, np.int64), np.zeros(3 * k, np.int64)
         hot = np.zeros((k, 2), np.int64)
-        stop, written = nb.keys_and_marginals(a, b, k, 3 * k, 15, keys, *sums, hot, 1 << 12, narrow)
+        stop, written = nb.keys_and_marginals(a, b, k, 3 * k, 15, keys, *sums, hot, 1 << 12, narrow, row_shift)
         assert stop == n
         out.append((keys[:written].copy(), *sums, hot))
     for x, y in zip(*out):
         np.testing.assert_array_equal(x, y)
-    np.testing.assert_array_equal(out[0][1], np.bincount(a, minlength=k))
+    np.testing.assert_array_equal(out[0][1], np.bincount(a >> row_shift))
     np.testing.assert_array_equal(out[0][2], np.bincount(b, minlength=3 * k))
