@@ -84,6 +84,20 @@ class Contingency(CellStats, MergeableTable):
         self.row_labels = row_labels
         self.col_labels = col_labels
 
+    # Labels that are integers (a count of compact integer labels) are kept as an int array until
+    # first read: made Python ints, 10^5 labels a side cost milliseconds no measure needs.
+    _integer_labels: tuple[np.ndarray, np.ndarray]
+
+    @cached_property
+    def row_labels(self) -> np.ndarray:
+        """The classes' labels (a 1-D object array), in the one label order."""
+        return label_array(self._integer_labels[0])
+
+    @cached_property
+    def col_labels(self) -> np.ndarray:
+        """The clusters' labels (a 1-D object array), in the one label order."""
+        return label_array(self._integer_labels[1])
+
     # Coordinates of a grid table, made when first read.
     @cached_property
     def _coo(self):
@@ -232,11 +246,21 @@ class Contingency(CellStats, MergeableTable):
         limit = counting.dense_cell_limit(n)
         if t.dtype.kind in "iub" and p.dtype.kind in "iub":
             # Both sides may be compact integers: count them in one pass, guessing the grid.
-            counted = counting.count_grid_guessing(t, p, limit, compact_limit(n))
-            if isinstance(counted, np.ndarray):
-                return cls._from_grid(counted, own_labels(t.dtype, counted.shape[0]),
-                                      own_labels(p.dtype, counted.shape[1]))
-            bounds_t, bounds_p = counted[:2], counted[2:]
+            grid = counting.count_grid_guessing(t, p, limit, compact_limit(n), guess_sparse=True)
+            if isinstance(grid, np.ndarray):
+                return cls._from_grid(grid, own_labels(t.dtype, grid.shape[0]), own_labels(p.dtype, grid.shape[1]))
+            if isinstance(grid, counting.SparseGuess):
+                # Compact labels of more possible cells than items, bounds guessed from a prefix:
+                # the count checks every label against them, so only a label outside them costs
+                # the pass that measures both arrays. Codes no item has are dropped with their labels.
+                n_r, n_c = grid.hi_a + 1, grid.hi_b + 1
+                found = counting.count_cells(t, p, n_r, n_c, maxima=True, guessed=True)
+                if found is not None:
+                    rows, cols, vals, row_sums, col_sums, maxima = found
+                    return cls._from_counted_cells(rows, cols, vals, row_sums, col_sums, maxima,
+                                                   own_labels(t.dtype, n_r), own_labels(p.dtype, n_c))
+                grid = (*counting.bounds(t), *counting.bounds(p))
+            bounds_t, bounds_p = grid[:2], grid[2:]
         else:
             bounds_t = bounds_p = None
         tc, tu = factorize_labels(t, "labels_true", bounds_t)
@@ -263,11 +287,15 @@ class Contingency(CellStats, MergeableTable):
         are ``tu`` and ``pu``: the unused codes' labels dropped, and what the count found on
         the way kept, so that no measure passes over the cells for it again."""
         keep_r, keep_c = row_sums > 0, col_sums > 0
-        tu, pu = label_array(tu)[keep_r], label_array(pu)[keep_c]
+        integer = all(isinstance(x, np.ndarray) and x.dtype.kind in "iu" for x in (tu, pu))
+        tu, pu = (x[keep] if integer else label_array(x)[keep] for x, keep in ((tu, keep_r), (pu, keep_c)))
         row_sums, col_sums = row_sums[keep_r], col_sums[keep_c]
         if 4 * vals.size >= tu.size * pu.size:  # a quarter full: stored as a grid (_from_coo's rule)
             return cls._from_coo(rows, cols, vals, tu, pu)
         t = cls(rows, cols, vals, tu, pu)
+        if integer:  # made an object array when read
+            del t.row_labels, t.col_labels
+            t._integer_labels = (tu, pu)
         t.__dict__.update(row_sums=row_sums, col_sums=col_sums)  # what the cached properties would compute
         if maxima is not None:  # the compiled count found the coordinate summary, histogram, squares
             row_max, col_max, hist, (row_sq, row_le, col_sq, col_gt, best_f) = maxima
@@ -384,6 +412,8 @@ class Contingency(CellStats, MergeableTable):
 
     @property
     def shape(self) -> tuple[int, int]:
+        if "row_labels" not in self.__dict__:  # integer labels not read yet
+            return (len(self._integer_labels[0]), len(self._integer_labels[1]))
         return (len(self.row_labels), len(self.col_labels))
 
     @property

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
+from typing import NamedTuple
 
 import numpy as np
 
 __all__ = ["KERNELS", "kernel", "compiled_kernels", "load_compiled", "compiled_available",
-           "COLD_WORK", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing",
+           "COLD_WORK", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing", "SparseGuess",
            "count_cells", "cells_of_sorted_keys"]
 
 KERNELS = ("numba", "numpy")
@@ -185,13 +186,32 @@ def _count_grid_numpy(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int) ->
     return grid.reshape(n_rows, n_cols)
 
 
-def count_grid_guessing(a: np.ndarray, b: np.ndarray, max_cells: int, max_label: int):
+class SparseGuess(NamedTuple):
+    """:func:`count_grid_guessing`'s answer where a prefix of the labels rules a grid out and
+    looks compact: each side's largest label, guessed as the prefix's rounded up to all ones in its
+    bits (the bits a sparse count's keys take are the same), below ``max_label``. The caller
+    counts cells with these bounds (:func:`count_cells`, ``guessed=True``), which checks every
+    label against them, and measures the arrays only where one lies outside: the pass that
+    measuring them would cost is saved where the guess holds (labels in random order)."""
+
+    hi_a: int
+    hi_b: int
+
+
+def _all_ones_above(hi: int, max_label: int) -> int:
+    """``hi`` rounded up to 2^bits − 1 (its own bit length), but below ``max_label``."""
+    return min((1 << hi.bit_length()) - 1, max_label - 1)
+
+
+def count_grid_guessing(a: np.ndarray, b: np.ndarray, max_cells: int, max_label: int, guess_sparse: bool = False):
     """Count two integer label arrays whose bounds are not known yet.
 
     Returns the int64 count grid of shape (max(a) + 1, max(b) + 1) when every label is
     a non-negative integer below ``max_label`` and that grid has at most ``max_cells``
     cells; otherwise ``(lo_a, hi_a, lo_b, hi_b)``, the bounds that rule the grid out
-    (the caller then factorizes or counts keys).
+    (the caller then factorizes or counts keys) — or, with ``guess_sparse``, a
+    :class:`SparseGuess` where the compiled kernels count and a prefix already rules the grid
+    out without ruling out compact labels.
     """
 
     def fits(lo_a, hi_a, lo_b, hi_b):
@@ -222,6 +242,8 @@ def count_grid_guessing(a: np.ndarray, b: np.ndarray, max_cells: int, max_label:
     lo_a, hi_a = (int(x) for x in nb.bounds(a[:m]))
     lo_b, hi_b = (int(x) for x in nb.bounds(b[:m]))
     if not fits(lo_a, hi_a, lo_b, hi_b):
+        if guess_sparse and m < n and min(lo_a, lo_b) >= 0 and max(hi_a, hi_b) < max_label:
+            return SparseGuess(_all_ones_above(hi_a, max_label), _all_ones_above(hi_b, max_label))
         return _all_bounds(nb, a, b, m, (lo_a, hi_a, lo_b, hi_b))
     grid = np.zeros((hi_a + 1, hi_b + 1), dtype=_counter_dtype(n))
     start = 0
@@ -260,7 +282,7 @@ def _sparse_kernels():
     return sparse_counting
 
 
-def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: bool = False):
+def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: bool = False, guessed: bool = False):
     """The non-zero cells of the pairs (a[i], b[i]), codes known to lie in 0..n_rows − 1 and
     0..n_cols − 1: ``(rows, cols, values, row_sums, col_sums)``.
 
@@ -273,10 +295,17 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     cell by row, by column (int64, 0 for unused codes), the cells' histogram ``np.bincount(values)``
     or None where a cell is past ``CELL_HISTOGRAM_CAP``, the five square sums of
     :func:`~metrics.core.kernels.cell_stats.coo_square_sums` by code) — or None from numpy.
+
+    ``guessed``: the bounds are a guess (:class:`SparseGuess`): None where a code lies outside
+    them, where known bounds raise ``AssertionError``.
     """
     a, b = _kernel_view(np.ascontiguousarray(a)), _kernel_view(np.ascontiguousarray(b))
     nb = _sparse_kernels() if kernel(a.size) == "numba" else None
     if nb is None:
+        if guessed:
+            (lo_a, hi_a), (lo_b, hi_b) = bounds(a), bounds(b)
+            if min(lo_a, lo_b) < 0 or hi_a >= n_rows or hi_b >= n_cols:
+                return None
         cells = _count_cells_numpy(a, b, n_rows, n_cols)
         return (*cells, None) if maxima else cells
     n = a.size
@@ -296,6 +325,8 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     stop, written = nb.keys_and_marginals(a, b, n_rows, n_cols, col_bits, keys, row_sums, col_sums, hot, HOT_BLOCK,
                                           n < 2**31, row_shift)
     if stop != n:  # the caller's bounds were wrong: never silently miscount
+        if guessed:
+            return None
         raise AssertionError(f"label pair at position {stop} lies outside the {n_rows}×{n_cols} table")
     # What the hot cells caught, taken off the items' marginals: the written keys' own.
     caught = np.flatnonzero(hot[:, 1])
@@ -369,9 +400,10 @@ def _runs_to_cells(nb, keys, starts, sub_bits: int, counts, m: int, n: int, col_
     the sorted keys into ``rows``, ``cols``, ``vals`` (``m`` cells of ``n`` items), and with
     ``maxima`` the maxima, histogram and square sums it finds on the way."""
     n_rows, n_cols = row_sums.size, col_sums.size
-    # Every code in use (random labels, compacted ids): the codes are their own indices.
-    row_index = _ranks(row_sums) if np.count_nonzero(row_sums) < n_rows else np.empty(0, np.int64)
-    col_index = _ranks(col_sums) if np.count_nonzero(col_sums) < n_cols else np.empty(0, np.int64)
+    # The codes in use are 0 … k − 1 (random labels, compacted ids; bounds guessed past the largest
+    # label): the codes are their own indices, where a renumbering costs a look-up per cell.
+    row_index = np.empty(0, np.int64) if _codes_from_zero(row_sums) else _ranks(row_sums)
+    col_index = np.empty(0, np.int64) if _codes_from_zero(col_sums) else _ranks(col_sums)
     row_max = (row_sums > 0).astype(np.int64)  # a code in use has a cell of at least 1
     col_max = (col_sums > 0).astype(np.int64)
     hist = np.zeros(CELL_HISTOGRAM_CAP, dtype=np.int64)
@@ -427,6 +459,12 @@ def _digits(total_bits: int, max_bits: int) -> list[tuple[int, int]]:
         out.append((shift, width))
         shift += width
     return out
+
+
+def _codes_from_zero(sizes: np.ndarray) -> bool:
+    """Whether the codes in use (non-zero ``sizes``) are 0 … k − 1: each its own rank."""
+    used = np.flatnonzero(sizes)
+    return used.size == 0 or int(used[-1]) == used.size - 1
 
 
 def _ranks(sizes: np.ndarray) -> np.ndarray:

@@ -326,8 +326,9 @@ def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index
                   col_max, hist, squares):
     """The cells of the sorted keys: each run of equal keys is one cell, its row and column
     renumbered through ``row_index`` and ``col_index`` (code → index among the non-empty rows,
-    columns; an empty array: every code is in use, its own index), its count the length of the run
-    plus, for a class's hot cell (``hot``: :func:`keys_and_marginals`'), the items it caught.
+    columns; an empty array: the codes in use are 0 … k − 1, each its own index), its count the
+    length of the run plus, for a class's hot cell (``hot``: :func:`keys_and_marginals`'), the
+    items it caught.
     ``counts``: None (each key is one item), or each key's items — keys counted elsewhere (on a
     GPU), each distinct, whose runs are one key long. The keys come in buckets: key i of bucket j
     (``starts[j] ≤ i < starts[j + 1]``) is ``j << sub_bits | keys[i]`` (one bucket and
