@@ -346,24 +346,45 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
         return _runs_to_cells(nb, keys, _one_bucket(written), 0, None, m, n, col_bits, row_sums, col_sums,
                               hot, rows, cols, np.empty(m, dtype=np.int64), maxima)
     # The bucket keys lie in the upper half of the buffer the cells' values are written to (a value
-    # is written below every key not read yet) and the rows over the first pass's keys, so the
-    # cells take no more fresh pages than they fill.
+    # is written below every key not read yet), the rows over the first pass's 64-bit keys; the
+    # columns in a fresh array. Each is filled as far as the cells go (:func:`_fitted`).
     bucket_sizes = row_sums - np.bincount(caught >> low, weights=hot[caught, 1],
                                           minlength=row_sums.size).astype(np.int64)
-    host = np.empty(written, dtype=np.int64)
-    bucket_keys = host.view(np.uint32)[written:]
+    vals = np.empty(written, dtype=np.int64)
+    bucket_keys = vals.view(np.uint32)[written:]
     starts = nb.bucket_scatter(keys[:written], bucket_keys, bucket_sizes, col_bits, low)
     digits = [(shift, width) for shift, width in _digits(col_bits, nb.DIGIT_BITS)]
     digits += [(col_bits + shift, width) for shift, width in _digits(low, nb.DIGIT_BITS)]
     shifts, widths = (np.array([d[i] for d in digits], dtype=np.int64) for i in (0, 1))
-    row_sums = np.zeros(n_rows, dtype=np.int64)
-    m = nb.sort_buckets(bucket_keys, starts, col_bits, low, shifts, widths, row_sums)
-    row_sums += hot[:, 1]  # the keys' marginal, counted by the sort, and the hot cells' catch
-    in_place = keys.dtype.itemsize == 8 and 4 * m >= 3 * n
-    rows = keys.view(np.int64)[:m] if in_place else np.empty(m, dtype=np.int64)
-    vals = host[:m] if in_place else np.empty(m, dtype=np.int64)
-    return _runs_to_cells(nb, bucket_keys, starts, col_bits + low, None, m, n, col_bits, row_sums, col_sums, hot,
-                          rows, np.empty(m, dtype=np.int64), vals, maxima)
+    row_sums = np.zeros(n_rows, dtype=np.int64)  # by class: counted by the sort
+    row_index, row_max = np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64)
+    col_index, col_max, hist, squares = _cell_outputs(nb, row_sums, col_sums, n, maxima)
+    if keys.dtype.itemsize != 8:
+        keys = np.empty(written, dtype=np.int64)
+    cols = np.empty(written, dtype=np.int64)
+    m, complete = nb.sort_buckets(bucket_keys, starts, col_bits, low, shifts, widths, row_sums, hot, row_index,
+                                  col_index, keys.view(np.int64), cols, vals, row_max, col_max, hist, squares)
+    del bucket_keys
+    return _counted(nb, _fitted(keys, m).view(np.int64), _fitted(cols, m), _fitted(vals, m), row_sums, col_sums, m,
+                    complete, row_max, col_max, hist, squares)
+
+
+def _fitted(buffer: np.ndarray, m: int) -> np.ndarray:
+    """The first ``m`` entries of a buffer the count filled, no view of it left elsewhere: a view
+    where they fill three quarters of it or more; else the buffer shrunk to them — in place where
+    it is big enough to be mapped memory of its own (realloc gives the rest back), copied where
+    it may lie in the heap (shrunk in place there, it would leave holes that the next count's
+    buffers do not fit, and fresh pages)."""
+    if 4 * m >= 3 * buffer.size:
+        return buffer[:m]
+    if buffer.nbytes >= _OWN_MAPPING_BYTES:
+        buffer.resize(m, refcheck=False)
+        return buffer
+    return buffer[:m].copy()
+
+
+# glibc maps every allocation from 32 MiB up (its largest mmap threshold on 64 bits) on its own.
+_OWN_MAPPING_BYTES = 32 << 20
 
 
 def _one_bucket(size: int) -> np.ndarray:
@@ -396,27 +417,45 @@ def cells_of_sorted_keys(keys: np.ndarray, counts: np.ndarray, n_rows: int, n_co
 
 def _runs_to_cells(nb, keys, starts, sub_bits: int, counts, m: int, n: int, col_bits: int, row_sums, col_sums, hot,
                    rows, cols, vals, maxima: bool):
-    """The tail of :func:`count_cells` and :func:`cells_of_sorted_keys`: the kernel's pass over
-    the sorted keys into ``rows``, ``cols``, ``vals`` (``m`` cells of ``n`` items), and with
-    ``maxima`` the maxima, histogram and square sums it finds on the way."""
-    n_rows, n_cols = row_sums.size, col_sums.size
+    """The tail of :func:`count_cells`' one-level sort and :func:`cells_of_sorted_keys`: the
+    kernel's pass over the sorted keys into ``rows``, ``cols``, ``vals`` (``m`` cells of ``n``
+    items), and with ``maxima`` the maxima, histogram and square sums it finds on the way."""
     # The codes in use are 0 … k − 1 (random labels, compacted ids; bounds guessed past the largest
     # label): the codes are their own indices, where a renumbering costs a look-up per cell.
     row_index = np.empty(0, np.int64) if _codes_from_zero(row_sums) else _ranks(row_sums)
-    col_index = np.empty(0, np.int64) if _codes_from_zero(col_sums) else _ranks(col_sums)
     row_max = (row_sums > 0).astype(np.int64)  # a code in use has a cell of at least 1
-    col_max = (col_sums > 0).astype(np.int64)
-    hist = np.zeros(CELL_HISTOGRAM_CAP, dtype=np.int64)
-    squares = None
-    if maxima:
-        col = np.zeros((n_cols, 4))
-        col[:, 0] = col_sums
-        split = n < nb.SPLIT_ONES_ITEMS
-        squares = nb.CellSquares(row_sums, np.zeros(n_rows), np.zeros(n_rows), np.zeros(n_rows), col,
-                                 col_sums.astype(np.int32) if split else np.empty(0, np.int32),
-                                 np.zeros(n_cols if split else 0, np.int32))
+    col_index, col_max, hist, squares = _cell_outputs(nb, row_sums, col_sums, n, maxima)
     complete = nb.runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index, hot, rows, cols,
                                 vals, row_max, col_max, hist, squares)
+    return _counted(nb, rows, cols, vals, row_sums, col_sums, m, complete, row_max, col_max, hist, squares)
+
+
+def _cell_outputs(nb, row_sums, col_sums, n: int, maxima: bool):
+    """What the kernels that write a count's cells fill besides them, by column: (the columns'
+    indices — empty where each code is its own —, their largest cells given as 1 for each code in
+    use, the cells' histogram, :class:`~metrics.core.kernels.sparse_counting.CellSquares` with
+    ``row_sums`` as the classes' sizes, or None without ``maxima``)."""
+    n_rows, n_cols = row_sums.size, col_sums.size
+    col_index = np.empty(0, np.int64) if _codes_from_zero(col_sums) else _ranks(col_sums)
+    col_max = (col_sums > 0).astype(np.int64)
+    hist = np.zeros(CELL_HISTOGRAM_CAP, dtype=np.int64)
+    if not maxima:
+        return col_index, col_max, hist, None
+    col = np.zeros((n_cols, 4))
+    col[:, 0] = col_sums
+    split = n < nb.SPLIT_ONES_ITEMS
+    # Each cell of one item reads its column's size and counts into its column, at random: 16 bits
+    # a column where every column is smaller than 2^16 (a column's cells of one item are fewer than
+    # its items), so that both arrays stay in the L2 cache at 10^5 clusters.
+    small = np.uint16 if col_sums.size and int(col_sums.max()) < 1 << 16 else np.int32
+    squares = nb.CellSquares(row_sums, np.zeros(n_rows), np.zeros(n_rows), np.zeros(n_rows), col,
+                             col_sums.astype(small) if split else np.empty(0, small),
+                             np.zeros(n_cols if split else 0, small))
+    return col_index, col_max, hist, squares
+
+
+def _counted(nb, rows, cols, vals, row_sums, col_sums, m: int, complete: bool, row_max, col_max, hist, squares):
+    """count_cells' answer from the arrays the kernels filled (:func:`_cell_outputs`)."""
     if squares is None:
         return rows, cols, vals, row_sums, col_sums
     if complete and m:

@@ -22,23 +22,23 @@ The keys are sorted in two levels wherever a bucket's key fits 32 bits: one coun
 into at most 2^DIGIT_BITS buckets by the row's high bits, keeping each key's low bits as uint32
 (half the traffic of a 64-bit key), then each bucket — 2^low classes, a few tens of thousands of
 keys at the sizes this is for — LSD radix sorted where it fits in the L2 cache, by the column's
-digits and then the row's low bits. Each digit's histogram is counted on the pass before it, and
-the row digit's histogram is the bucket's rows' marginal, so the first pass counts only the
-buckets' sizes (an increment in the L1 cache) where the classes' marginal would be a random one
-in L2. Past 32 bits (some 2^21 classes and clusters and more), one level: an LSD radix sort of
-the whole keys whose digits split the column bits and the row bits separately, so that every
-digit's histogram comes from a marginal of the written keys (the first pass's marginals less the
-hot cells' catch) instead of a pass over the items, and a digit on which every key agrees is
-skipped. Digits have at most ``DIGIT_BITS`` bits: few enough buckets that every bucket's write
-front stays in the L1/L2 cache, where a counting sort straight by row (10^5 buckets) misses on
-nearly every write. Keys of at most 32 bits are sorted as uint32. Everything is
-O(n + classes + clusters); nothing is hashed.
+digits and then the row's low bits, and turned into its cells while it is still there. Each
+digit's histogram is counted on the pass before it, and the row digit's histogram is the
+bucket's rows' marginal, so the first pass counts only the buckets' sizes (an increment in the L1
+cache) where the classes' marginal would be a random one in L2. Past 32 bits (some 2^21 classes
+and clusters and more), one level: an LSD radix sort of the whole keys whose digits split the
+column bits and the row bits separately, so that every digit's histogram comes from a marginal
+of the written keys (the first pass's marginals less the hot cells' catch) instead of a pass over
+the items, and a digit on which every key agrees is skipped. Digits have at most ``DIGIT_BITS``
+bits: few enough buckets that every bucket's write front stays in the L1/L2 cache, where a
+counting sort straight by row (10^5 buckets) misses on nearly every write. Keys of at most 32
+bits are sorted as uint32. Everything is O(n + classes + clusters); nothing is hashed.
 
 Big buffers are allocated by numpy and handed in: numpy asks for transparent huge pages, and the
 first touch of 80 MB of small pages costs about as much as a pass over them — which is also why
-the cells of a table with about a cell per item are written over the sort's own buffers (the
-rows over the first pass's keys, the values over the buffer whose upper half holds the bucket
-keys).
+the cells are written over the sort's own buffers (the rows over the first pass's keys, the
+values over the buffer whose upper half holds the bucket keys), which
+:func:`metrics.core.kernels.counting.count_cells` then fits to the cells.
 """
 
 from __future__ import annotations
@@ -205,46 +205,69 @@ def bucket_scatter(keys, out, sizes, col_bits, low):
 
 
 @njit(cache=True, nogil=True)
-def sort_buckets(keys, starts, col_bits, low, shifts, widths, key_rows):
+def sort_buckets(keys, starts, col_bits, low, shifts, widths, key_rows, hot, row_index, col_index, rows, cols, vals,
+                 row_max, col_max, hist, squares):
     """The second level: each bucket ``keys[starts[j]:starts[j + 1]]`` (uint32, from
-    :func:`bucket_scatter`) sorted in place by an LSD radix sort on the digits (``shifts``,
-    ``widths``: the column's digits first, then the row's low bits') — a bucket of 2^low classes
-    is a few tens of thousands of keys at most sizes, sorted within the L2 cache. Each digit's
-    histogram is counted on the pass before it (the first by a pass of its own); the row digit's
-    (where the low bits make one digit) is each row's keys, stored in ``key_rows`` (zeroed, by row
-    code) — the classes' marginal, which the first pass then need not count at random.
-    Returns the number of distinct keys: the cells."""
+    :func:`bucket_scatter`) sorted by an LSD radix sort on the digits (``shifts``, ``widths``:
+    the column's digits first, then the row's low bits') — a bucket of 2^low classes is a few
+    tens of thousands of keys at most sizes, sorted within the L2 cache — and, while it is there,
+    turned into its cells as :func:`runs_to_cells` does (``rows``, ``cols``, ``vals``,
+    ``row_max``, ``col_max``, ``hist``, ``squares``: its arrays; ``vals`` may be the buffer whose
+    upper half holds ``keys``).
+
+    Each digit's histogram is counted on the pass before it (the first by a pass of its own); the
+    row digit's (where the low bits make one digit) is each row's keys. So the sort finds the
+    classes' marginal, which the first pass then need not count at random: ``key_rows`` (zeroed,
+    by row code) gets each class's items (its keys and its hot cell's catch in ``hot``),
+    ``row_index`` (by code) each class's index among the classes in use and ``row_max`` 1 for
+    each class in use, before its bucket's cells are written. Returns (the number of cells,
+    whether every cell fitted in ``hist``)."""
     n_digits = shifts.shape[0]
     biggest = 0
     for j in range(starts.shape[0] - 1):
         biggest = max(biggest, starts[j + 1] - starts[j])
     spare = np.empty(biggest, dtype=keys.dtype)
-    hist = np.zeros((n_digits + 1, 1 << DIGIT_BITS), dtype=np.int64)
-    cells = 0
+    hist_d = np.zeros((n_digits + 1, 1 << DIGIT_BITS), dtype=np.int64)
+    m, complete, rank = -1, True, 0
     for j in range(starts.shape[0] - 1):
         lo, size = starts[j], starts[j + 1] - starts[j]
-        if size == 0:
+        if size == 0:  # no keys, so no items: a hot cell's first item is a key
             continue
         src, dst = keys[lo:lo + size], spare[:size]
-        hist[:] = 0
+        hist_d[:] = 0
         if n_digits:
-            _count_digit(src, size, hist[0], shifts[0], widths[0])
+            _count_digit(src, size, hist_d[0], shifts[0], widths[0])
+        first_row = j << low
         for d in range(n_digits):
             if d == n_digits - 1 and 0 < low <= DIGIT_BITS:  # the row digit: its histogram is the rows'
-                _store_rows(hist[d], key_rows, j << low, low)
+                _store_rows(hist_d[d], key_rows, first_row, low)
             counts_next = d + 1 < n_digits
-            _scatter_counting(src, dst, size, hist[d], shifts[d], widths[d], hist[d + 1],
+            _scatter_counting(src, dst, size, hist_d[d], shifts[d], widths[d], hist_d[d + 1],
                               shifts[d + 1] if counts_next else 0, widths[d + 1] if counts_next else 0, counts_next)
             src, dst = dst, src
-        if n_digits % 2:  # the sorted bucket is in the spare buffer
-            dst[:] = src
-            src = dst
         if low == 0:  # a bucket of one class
             key_rows[j] = size
         elif low > DIGIT_BITS:  # rows of more than one digit: counted over the sorted bucket
-            _count_rows(src, size, key_rows, j << low, col_bits)
-        cells += count_runs(src)
-    return cells
+            _count_rows(src, size, key_rows, first_row, col_bits)
+        rank = _bucket_rows(key_rows, hot, row_index, row_max, first_row, min(first_row + (1 << low),
+                                                                              key_rows.shape[0]), rank)
+        m, complete = _bucket_cells(src, 0, size, np.uint64(j) << np.uint64(col_bits + low), None, col_bits,
+                                    row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist, squares, m,
+                                    complete)
+    return m + 1, complete
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bucket_rows(key_rows, hot, row_index, row_max, first_row, stop_row, rank):
+    """A bucket's classes, before its cells: their items (keys and hot cells' catch), index among
+    the classes in use (numbered on from ``rank``, returned) and largest cell's floor, 1."""
+    for r in range(first_row, stop_row):
+        key_rows[r] += hot[r, 1]
+        if key_rows[r]:
+            row_index[r] = rank
+            rank += 1
+            row_max[r] = 1
+    return rank
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -347,13 +370,26 @@ def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index
     :func:`metrics.core.kernels.cell_stats.coo_square_sums` by code, to the last bit, while the
     cells are in hand rather than read back from the arrays written here: its operations on the
     cells in its order, but for cells of one item where :data:`SPLIT_ONES_ITEMS` allows."""
+    m, complete = -1, True
+    for j in range(starts.shape[0] - 1):
+        if starts[j + 1] > starts[j]:
+            m, complete = _bucket_cells(keys, starts[j], starts[j + 1], np.uint64(j) << np.uint64(sub_bits), counts,
+                                        col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist,
+                                        squares, m, complete)
+    return complete
+
+
+@njit(cache=True, nogil=True)
+def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max,
+                  col_max, hist, squares, m, complete):
+    """:func:`runs_to_cells` of one bucket, ``keys[lo:hi]`` (each key ``high | keys[i]``), whose
+    rows no other bucket holds: its cells written from cell ``m + 1`` on. Returns (the last cell
+    written, whether every cell so far fitted in ``hist``)."""
     shift = np.uint64(col_bits)
     col_mask = (np.uint64(1) << shift) - np.uint64(1)
     own_rows = row_index.shape[0] == 0
     own_cols = col_index.shape[0] == 0
     cap = hist.shape[0]
-    complete = True
-    m = -1
     prev = np.uint64(0)
     row = np.int64(-1)
     row_at = np.int64(0)
@@ -367,57 +403,57 @@ def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index
     r_sq, r_le, r_f = 0.0, 0.0, 0.0
     ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
     split = squares is not None and squares.b_small.shape[0] > 0
-    for j in range(starts.shape[0] - 1):
-        high = np.uint64(j) << np.uint64(sub_bits)
-        for i in range(starts[j], starts[j + 1]):
-            k = high | np.uint64(keys[i])
-            if m < 0 or k != prev:
-                if m >= 0:  # the run before is complete: its cell's count is final
-                    x = vals[m]
-                    if several:
-                        complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
-                    if squares is not None:
-                        if split and x == 1:
-                            ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
-                        else:
-                            r_sq, r_le, r_f = _square_cell(x, a_row, squares.col[c], split, r_sq, r_le, r_f)
-                m += 1
-                r = np.int64(k >> shift)
-                c = np.int64(k & col_mask)
-                if r != row:  # a new row: its index and its hot cell, read once
-                    if squares is not None:
-                        if row >= 0:
-                            _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
-                        a_row = squares.a[r]
-                        r_sq, r_le, r_f = 0.0, 0.0, 0.0
-                        ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
-                    row = r
-                    row_at = r if own_rows else row_index[r]
-                    hot_col = hot[r, 0] - 1
-                    caught = hot[r, 1]
-                rows[m] = row_at
-                cols[m] = c if own_cols else col_index[c]
-                if counts is None:
-                    vals[m] = 1 + caught if c == hot_col else 1
-                    several = bool(c == hot_col and caught > 0)
-                else:
-                    x = np.int64(counts[i]) + (caught if c == hot_col else 0)
-                    vals[m] = x
-                    several = bool(x > 1)
-                prev = k
+    first = True
+    for i in range(lo, hi):
+        k = high | np.uint64(keys[i])
+        if first or k != prev:
+            if not first:  # the run before is complete: its cell's count is final
+                x = vals[m]
+                if several:
+                    complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
+                if squares is not None:
+                    if split and x == 1:
+                        ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
+                    else:
+                        r_sq, r_le, r_f = _square_cell(x, a_row, squares.col[c], split, r_sq, r_le, r_f)
+            m += 1
+            r = np.int64(k >> shift)
+            c = np.int64(k & col_mask)
+            if r != row:  # a new row: its index and its hot cell, read once
+                if squares is not None:
+                    if row >= 0:
+                        _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
+                    a_row = squares.a[r]
+                    r_sq, r_le, r_f = 0.0, 0.0, 0.0
+                    ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
+                row = r
+                row_at = r if own_rows else row_index[r]
+                hot_col = hot[r, 0] - 1
+                caught = hot[r, 1]
+            rows[m] = row_at
+            cols[m] = c if own_cols else col_index[c]
+            if counts is None:
+                vals[m] = 1 + caught if c == hot_col else 1
+                several = bool(c == hot_col and caught > 0)
             else:
-                vals[m] += 1
-                several = True
+                x = np.int64(counts[i]) + (caught if c == hot_col else 0)
+                vals[m] = x
+                several = bool(x > 1)
+            prev = k
+            first = False
+        else:
+            vals[m] += 1
+            several = True
     if several:
         complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
-    if squares is not None and m >= 0:
+    if squares is not None:
         x = vals[m]
         if split and x == 1:
             ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
         else:
             r_sq, r_le, r_f = _square_cell(x, a_row, squares.col[c], split, r_sq, r_le, r_f)
         _store_row(squares, row, a_row, r_sq, r_le, r_f, ones, ones_le, ones_min_b)
-    return complete
+    return m, complete
 
 
 class CellSquares(NamedTuple):
@@ -495,8 +531,19 @@ def square_sums(squares: CellSquares) -> tuple[np.ndarray, ...]:
     col = squares.col
     if squares.b_small.shape[0] == 0:
         return squares.row_sq, squares.row_le, col[:, 1].copy(), col[:, 2].copy(), squares.best_f
-    return (squares.row_sq, squares.row_le, col[:, 1] + (col[:, 0] - col[:, 3]), col[:, 2] + squares.ones_gt,
-            squares.best_f)
+    return (squares.row_sq, squares.row_le, *_column_sums(col, squares.ones_gt), squares.best_f)
+
+
+@njit(cache=True, nogil=True)
+def _column_sums(col, ones_gt):
+    """Each column's Σ x² and Σ x² where b_j > a_i, its cells of one item added: numpy's
+    ``col[:, 1] + (col[:, 0] - col[:, 3])`` and ``col[:, 2] + ones_gt``, the same operations, in one
+    pass where numpy's strided columns take four."""
+    col_sq, col_gt = np.empty(col.shape[0]), np.empty(col.shape[0])
+    for j in range(col.shape[0]):
+        col_sq[j] = col[j, 1] + (col[j, 0] - col[j, 3])
+        col_gt[j] = col[j, 2] + np.float64(ones_gt[j])
+    return col_sq, col_gt
 
 
 @njit(cache=True, nogil=True, inline="always")

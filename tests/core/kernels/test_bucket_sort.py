@@ -1,9 +1,9 @@
 """The sparse count's two-level sort (metrics/core/kernels/sparse_counting.py: ``bucket_scatter``,
 ``sort_buckets``; metrics/core/kernels/counting.py: ``count_cells``).
 
-* the buckets' keys, each bucket sorted, are the sorted keys, the cells counted are the distinct
-  keys and the rows' marginal counted on the way is the keys' — for every split of the key's
-  bits: no column bits, no row bits kept in a bucket, more than one digit of them, empty
+* the cells written bucket by bucket are the distinct keys, in order, with their counts, and
+  the rows' marginal, indices and maxima found on the way are the keys' — for every split of the
+  key's bits: no column bits, no row bits kept in a bucket, more than one digit of them, empty
   buckets, one bucket holding nearly every key;
 * count_cells takes the two levels wherever a bucket's key fits 32 bits and the one-level radix
   sort otherwise, both giving numpy's cells; with about a cell per item the values and rows are
@@ -26,8 +26,8 @@ from .test_sparse_counting import assert_maxima, forced  # noqa: E402
 
 
 def two_level_sort(keys: np.ndarray, n_rows: int, col_bits: int, low: int):
-    """``keys`` (uint64 ``row << col_bits | col``) through both levels: (the full keys in the
-    order the buckets hold them, the cells sort_buckets counted)."""
+    """``keys`` (uint64 ``row << col_bits | col``) through both levels: (the cells' keys and counts
+    in the order sort_buckets writes them, the number of cells it returned)."""
     rows = (keys >> np.uint64(col_bits)).astype(np.int64)
     out = np.empty(keys.size, dtype=np.uint32)
     starts = nb.bucket_scatter(keys, out, np.bincount(rows >> low, minlength=((n_rows - 1) >> low) + 1), col_bits, low)
@@ -36,15 +36,27 @@ def two_level_sort(keys: np.ndarray, n_rows: int, col_bits: int, low: int):
     digits += [(col_bits + s, w) for s, w in counting._digits(low, nb.DIGIT_BITS)]
     shifts = np.array([d[0] for d in digits], dtype=np.int64)
     widths = np.array([d[1] for d in digits], dtype=np.int64)
-    key_rows = np.zeros(n_rows, dtype=np.int64)
-    cells = nb.sort_buckets(out, starts, col_bits, low, shifts, widths, key_rows)
-    np.testing.assert_array_equal(key_rows, np.bincount(rows, minlength=n_rows))  # the rows' marginal, counted
-    bucket = np.repeat(np.arange(starts.size - 1, dtype=np.uint64), np.diff(starts))
-    return (bucket << np.uint64(col_bits + low)) | out.astype(np.uint64), cells
+    key_rows, row_index, row_max = (np.zeros(n_rows, dtype=np.int64) for _ in range(3))
+    n_cols = 1 << col_bits
+    cells = [np.full(keys.size, -1, dtype=np.int64) for _ in range(3)]
+    m, complete = nb.sort_buckets(out, starts, col_bits, low, shifts, widths, key_rows, np.zeros((n_rows, 2), np.int64),
+                                  row_index, np.arange(n_cols), *cells, row_max, np.ones(n_cols, np.int64),
+                                  np.zeros(64, np.int64), None)
+    sizes = np.bincount(rows, minlength=n_rows)
+    np.testing.assert_array_equal(key_rows, sizes)  # the rows' marginal, counted
+    used = np.flatnonzero(sizes)
+    np.testing.assert_array_equal(row_index[used], np.arange(used.size))
+    assert np.all(cells[0][m:] == -1)  # nothing written past the cells
+    row_codes, col_codes, counts = (x[:m] for x in cells)
+    assert complete == (counts.max() < 64)  # every cell past the histogram's 64 counts noticed
+    largest = np.zeros(n_rows, dtype=np.int64)
+    np.maximum.at(largest, used[row_codes], counts)
+    np.testing.assert_array_equal(row_max, largest)  # 1 for each class in use, then its cells
+    return (used[row_codes].astype(np.uint64) << np.uint64(col_bits)) | col_codes.astype(np.uint64), counts, m
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(0, 3000), st.integers(0, 20), st.integers(0, 14), st.integers(0, 2**32),
+@given(st.integers(1, 3000), st.integers(0, 20), st.integers(0, 14), st.integers(0, 2**32),
        st.sampled_from(["spread", "clumped", "one row"]))
 def test_the_buckets_sorted_are_the_sorted_keys(n, col_bits, row_bits, seed, kind):
     """Every split of up to 34 key bits (a bucket keeps row_bits − 9 of the row's bits, 0 when
@@ -59,9 +71,11 @@ def test_the_buckets_sorted_are_the_sorted_keys(n, col_bits, row_bits, seed, kin
         rows = np.full(n, rng.integers(0, n_rows))
     keys = (rows.astype(np.uint64) << np.uint64(col_bits)) | cols.astype(np.uint64)
     low = max(row_bits - nb.DIGIT_BITS, 0)
-    got, cells = two_level_sort(keys, n_rows, col_bits, low)
-    np.testing.assert_array_equal(got, np.sort(keys))
-    assert cells == np.unique(keys).size
+    got, counts, cells = two_level_sort(keys, n_rows, col_bits, low)
+    want, want_counts = np.unique(keys, return_counts=True)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(counts, want_counts)
+    assert cells == want.size
 
 
 @pytest.mark.parametrize(("col_bits", "row_bits"), [(0, 12), (17, 0), (17, 17), (9, 27), (23, 18)])
@@ -74,9 +88,11 @@ def test_splits_at_the_edges(col_bits, row_bits):
             | rng.integers(0, 1 << col_bits, n).astype(np.uint64))
     low = max(row_bits - nb.DIGIT_BITS, 0)
     assert col_bits + low <= 32
-    got, cells = two_level_sort(keys, 1 << row_bits, col_bits, low)
-    np.testing.assert_array_equal(got, np.sort(keys))
-    assert cells == np.unique(keys).size
+    got, counts, cells = two_level_sort(keys, 1 << row_bits, col_bits, low)
+    want, want_counts = np.unique(keys, return_counts=True)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(counts, want_counts)
+    assert cells == want.size
 
 
 def spy_on_the_sort(monkeypatch) -> list[str]:
@@ -116,8 +132,9 @@ def test_count_cells_takes_two_levels_where_a_bucket_key_fits_32_bits(monkeypatc
 @pytest.mark.parametrize("hot_catch", [0.0, 0.9])
 def test_cells_written_over_the_sorts_buffers_are_numpys(hot_catch):
     """About a cell per item at 34 key bits: the values are written in the buffer whose upper half
-    holds the bucket keys and the rows over the first pass's keys; every cell is still numpy's.
-    With most items caught by their class's hot cell, fewer cells than items: fresh arrays."""
+    holds the bucket keys and the rows over the first pass's keys; with most items caught by
+    their class's hot cell, far fewer cells than items. Either way every cell is numpy's, and
+    the arrays handed back keep no buffer much bigger than the cells alive."""
     rng = np.random.default_rng(21)
     n, k = 200_000, 1 << 17
     a, b = rng.integers(0, k, n), rng.integers(0, k, n)
@@ -125,8 +142,24 @@ def test_cells_written_over_the_sorts_buffers_are_numpys(hot_catch):
     stay = rng.random(n) < hot_catch
     b[stay] = home[a[stay]]
     fast = forced("numba", counting.count_cells, a, b, k, k, True)
-    shared = fast[0].base is not None and fast[2].base is not None
-    assert shared == (hot_catch == 0.0)
     for x, y in zip(fast[:5], forced("numpy", counting.count_cells, a, b, k, k)):
         np.testing.assert_array_equal(x, y)
+    m = fast[2].size
+    assert (m > 0.9 * n) == (hot_catch == 0.0)
+    for cells in fast[:3]:  # no buffer kept alive beyond a third more than the cells
+        assert cells.size == m and (cells.base is None or 3 * cells.base.size <= 4 * m)
     assert_maxima(fast[5], a, b, k, k, fast)
+
+
+@pytest.mark.parametrize(("size", "m", "how"), [(1000, 750, "view"), (1000, 749, "copy"),
+                                                (5 << 20, 1 << 20, "shrunk")])
+def test_a_filled_buffer_is_fitted_to_its_cells(size, m, how):
+    """A view where the cells fill three quarters of the buffer; else a buffer of their own —
+    the buffer itself shrunk in place where it is mapped memory of its own (40 MiB here),
+    copied where it is small enough to lie in the heap."""
+    buffer = np.arange(size, dtype=np.int64)
+    fitted = counting._fitted(buffer, m)
+    np.testing.assert_array_equal(fitted, np.arange(m))
+    assert fitted.size == m
+    assert {"view": fitted.base is buffer, "copy": fitted.base is None and fitted is not buffer,
+            "shrunk": fitted is buffer and fitted.base is None}[how]
