@@ -49,14 +49,6 @@ else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
 __all__ = ["Contingency", "pair_counts"]
 
 
-def _in_use(sizes: np.ndarray) -> slice | np.ndarray:
-    """What picks the codes in use (non-zero ``sizes``) out of arrays by code: a slice where they
-    are 0 … k − 1 (random labels, compacted ids: views, where a mask copies a dozen arrays)."""
-    used = sizes > 0
-    k = int(np.count_nonzero(used))
-    return slice(0, k) if k == 0 or (used[k - 1] and not used[k:].any()) else used
-
-
 class Contingency(CellStats, MergeableTable):
     """A class-by-cluster contingency table with its shared quantities cached.
 
@@ -294,7 +286,7 @@ class Contingency(CellStats, MergeableTable):
         :func:`~metrics.core.kernels.counting.cells_of_sorted_keys`) from codes whose labels
         are ``tu`` and ``pu``: the unused codes' labels dropped, and what the count found on
         the way kept, so that no measure passes over the cells for it again."""
-        keep_r, keep_c = _in_use(row_sums), _in_use(col_sums)
+        keep_r, keep_c = counting.codes_in_use(row_sums), counting.codes_in_use(col_sums)
         integer = all(isinstance(x, np.ndarray) and x.dtype.kind in "iu" for x in (tu, pu))
         tu, pu = (x[keep] if integer else label_array(x)[keep] for x, keep in ((tu, keep_r), (pu, keep_c)))
         row_sums, col_sums = row_sums[keep_r], col_sums[keep_c]

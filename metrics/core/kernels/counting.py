@@ -30,7 +30,7 @@ import numpy as np
 
 __all__ = ["KERNELS", "kernel", "compiled_kernels", "load_compiled", "compiled_available",
            "COLD_WORK", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing", "SparseGuess",
-           "count_cells", "cells_of_sorted_keys"]
+           "count_cells", "cells_of_sorted_keys", "codes_in_use"]
 
 KERNELS = ("numba", "numpy")
 # Below this many items the compiled kernel saves less than it costs to call.
@@ -500,10 +500,18 @@ def _digits(total_bits: int, max_bits: int) -> list[tuple[int, int]]:
     return out
 
 
+def codes_in_use(sizes: np.ndarray) -> slice | np.ndarray:
+    """What picks the codes in use (non-zero ``sizes``) out of an array by code: ``slice(0, k)``
+    where they are 0 … k − 1 (random labels, compacted ids; bounds guessed past the largest
+    label) — each code its own rank, and a view where a mask would copy — else the mask."""
+    used = sizes > 0
+    k = int(np.count_nonzero(used))
+    return slice(0, k) if k == 0 or (used[k - 1] and not used[k:].any()) else used
+
+
 def _codes_from_zero(sizes: np.ndarray) -> bool:
-    """Whether the codes in use (non-zero ``sizes``) are 0 … k − 1: each its own rank."""
-    used = np.flatnonzero(sizes)
-    return used.size == 0 or int(used[-1]) == used.size - 1
+    """Whether the codes in use are 0 … k − 1 (:func:`codes_in_use`)."""
+    return isinstance(codes_in_use(sizes), slice)
 
 
 def _ranks(sizes: np.ndarray) -> np.ndarray:

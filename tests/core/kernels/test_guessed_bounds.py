@@ -124,3 +124,17 @@ def test_the_guess_is_rounded_up_to_all_ones_in_the_prefixs_bits(monkeypatch):
     assert sizes == []
     assert t.row_labels[-1] == 16_383 and t.col_labels[-1] == 15_000
     assert_same_table(t, measured(a, b))
+
+
+@pytest.mark.parametrize(("sizes", "picked"), [
+    ([3, 1, 2, 0, 0], slice(0, 3)), ([3, 0, 2, 0], [True, False, True, False]), ([0, 4, 1], [False, True, True]),
+    ([0, 0], slice(0, 0)), ([5], slice(0, 1)),
+])
+def test_the_codes_in_use_are_a_slice_where_they_start_at_zero(sizes, picked):
+    """Codes in use 0 … k − 1 (the rest unused: a guess past the largest label) are picked by a
+    slice — each its own index, the table's arrays views —, any other set by its mask."""
+    got = counting.codes_in_use(np.array(sizes))
+    if isinstance(picked, slice):
+        assert got == picked
+    else:
+        np.testing.assert_array_equal(got, picked)
