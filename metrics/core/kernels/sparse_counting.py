@@ -396,7 +396,7 @@ def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, ho
     hot_col = np.int64(-1)
     caught = np.int64(0)
     c = np.int64(0)
-    several = False  # whether the current cell holds more than one item (rare where cells ≈ items)
+    x = np.int64(0)  # the current cell's items, in a register until the cell closes
     # The current row's size and square sums, kept in registers: summed through its arrays, each
     # cell would wait for the store of the one before (the cells of a row come one after another).
     a_row = np.int64(0)
@@ -408,8 +408,8 @@ def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, ho
         k = high | np.uint64(keys[i])
         if first or k != prev:
             if not first:  # the run before is complete: its cell's count is final
-                x = vals[m]
-                if several:
+                vals[m] = x
+                if x > 1:  # rare where there is about a cell per item
                     complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
                 if squares is not None:
                     if split and x == 1:
@@ -433,21 +433,17 @@ def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, ho
             rows[m] = row_at
             cols[m] = c if own_cols else col_index[c]
             if counts is None:
-                vals[m] = 1 + caught if c == hot_col else 1
-                several = bool(c == hot_col and caught > 0)
+                x = np.int64(1 + caught if c == hot_col else 1)
             else:
                 x = np.int64(counts[i]) + (caught if c == hot_col else 0)
-                vals[m] = x
-                several = bool(x > 1)
             prev = k
             first = False
         else:
-            vals[m] += 1
-            several = True
-    if several:
-        complete &= _note_cell(vals[m], row, c, row_max, col_max, hist, cap)
+            x += 1
+    vals[m] = x
+    if x > 1:
+        complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
     if squares is not None:
-        x = vals[m]
         if split and x == 1:
             ones, ones_le, ones_min_b = _one_cell(squares, c, a_row, ones, ones_le, ones_min_b)
         else:
