@@ -10,7 +10,9 @@ candidate set that misses the optimum is caught, never trusted:
    by Jonker & Volgenant's augmenting row reduction, then successive shortest augmenting paths
    (:func:`metrics.core.kernels.augmenting_paths.augment_free_rows`), keeping its duals: column
    prices p_j ≥ 0 and row profits u_i with u_i + p_j ≥ w_ij on every candidate, tight on the
-   matched cells.
+   matched cells. Where the searches from nothing are slow (every weight nearly equal, at
+   :data:`AUCTION_MIN_ROWS` rows or more), an auction (:mod:`metrics.core.kernels.auction`)
+   brings the prices close to the optimum's first, and the searches finish from there.
 2. :func:`certify` reads every cell once: the bound B = Σ_i max(0, max_j (w_ij − p_j)) + Σ_j p_j is,
    by weak duality of the matching LP (max Σ w x, each row and column at most once, x ≥ 0; dual
    min Σ u + Σ p, u_i + p_j ≥ w_ij, u, p ≥ 0), an upper bound of the optimum whatever p is; the
@@ -37,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .auction import auction
 from .augmenting_paths import augment_free_rows, cell_cost
 
 # Candidates per row and per column. Five already holds the optimum of most count tables; a
@@ -56,6 +59,29 @@ STEPS_PER_CELL = 12.0
 # cells, where a search from it explores hundreds of rows when the weights are nearly equal (at
 # 1000 × 1000, 16 rounds halve the first solve's time against JV's 2).
 ARR_ROUNDS = 16
+# A cold solve's searches get this many cell relaxations a row before the auction takes over:
+# NCA's weights of a 1000 × 1000 table of counts 0–19 take about 130 a row (its cells tie
+# within each row, where an auction's bids move prices by ε only), PSI's 2,700 (every cell
+# nearly equal, where the auction and the searches after it take about a fifth of that time).
+COLD_STEPS_PER_ROW = 300
+# The auction's ε, relative to the largest weight: from this ...
+AUCTION_START = 1e-2
+# ... down to this, a quarter each phase; the searches after it make the answer exact.
+AUCTION_END = 1e-4
+# A warm round starts with an auction where the certificate added more than one cell per this
+# many rows; with fewer, the searches from the freed rows alone are quicker.
+AUCTION_WHEN_ADDED = 8
+# An auction's budget of cell reads per candidate cell: PSI's 1000 × 1000 tables of counts 0–19
+# take 25–50; where cells tie (counts 0–2) it would take thousands, and the searches go on alone.
+AUCTION_READS_PER_CELL = 100
+# Below this many rows (the shorter side) the auction is not tried: at 300 × 300 it saves under a
+# millisecond on PSI's counts 0–19 and loses 5–6 ms on counts 0–2, where the rounds run twice.
+AUCTION_MIN_ROWS = 500
+# The steps of the rounds with the auction, all together, per cell of the matrix (their budget,
+# like STEPS_PER_CELL): PSI's 1000 × 1000 tables of counts 0–19 take 1–2, 300 × 300 up to 5; where they do not
+# certify within it, the rounds run again without the auction, so this is what such a table
+# can lose.
+AUCTION_STEPS_PER_CELL = 6.0
 _EPS = float(np.finfo(np.float64).eps)
 
 
@@ -320,6 +346,37 @@ def matched_weights(w: np.ndarray, col_of: np.ndarray) -> np.ndarray:
     return out
 
 
+def _solve_cold(indptr, indices, vals, n_c: int, top: float, steps_left: int, v, col_of, own_cost,
+                accelerate: bool):
+    """A round's solve from nothing: the searches. ``accelerate``: the searches only while they take
+    at most :data:`COLD_STEPS_PER_ROW` a row; past that (weights nearly equal everywhere), the
+    auction (:mod:`metrics.core.kernels.auction`) from nothing within its budget
+    (:func:`_auction_budget`), then the searches from its prices. Returns (finished within
+    ``steps_left``, the steps made, whether the auction ran)."""
+    n_r = indptr.shape[0] - 1
+    v[:] = 0.0
+    col_of[:] = -1
+    budget = min(steps_left, COLD_STEPS_PER_ROW * n_r) if accelerate else steps_left
+    complete, steps = sparse_assignment(indptr, indices, vals, n_c, top, budget, v, col_of, own_cost, False)
+    if complete or not accelerate:
+        return complete, steps, False
+    v[:] = 0.0
+    col_of[:] = -1
+    complete, more = auction(indptr, indices, vals, n_c, top, v, col_of, own_cost, AUCTION_START * top,
+                             AUCTION_END * top, False, min(steps_left - steps, _auction_budget(indptr)))
+    steps += more
+    if complete:
+        complete, more = sparse_assignment(indptr, indices, vals, n_c, top, steps_left - steps, v, col_of, own_cost,
+                                           True)
+        steps += more
+    return complete, steps, True
+
+
+def _auction_budget(indptr) -> int:
+    """An auction's cell reads: :data:`AUCTION_READS_PER_CELL` per candidate cell and row."""
+    return AUCTION_READS_PER_CELL * int(indptr[-1] + indptr.shape[0])
+
+
 def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, rounds: int = ROUNDS,
                      max_share: float | None = None) -> float | None:
     """The largest total weight of a one-to-one matching of the rows and columns of the dense
@@ -327,6 +384,11 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
     candidates grew past ``max_share`` of the matrix (:data:`MAX_CANDIDATE_SHARE` by default),
     ``rounds`` rounds did not certify, or the searches ran past their budget
     (:data:`STEPS_PER_CELL`): the caller then solves densely.
+
+    The rounds are tried first with the auction where the searches from nothing are slow
+    (:data:`AUCTION_STEPS_PER_CELL` steps in all); where that does not certify — an auction's
+    answer leaves prices on columns its repair frees, which tables of ties everywhere do not
+    recover from — they run again with the searches alone.
 
     Summed as scipy's ``linear_sum_assignment`` answer is in
     :func:`metrics.measures.matching._lsa_value`: min(rows, columns) matched weights, sorted."""
@@ -339,28 +401,59 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
         return 0.0
     mask = np.zeros((n_r, n_c), dtype=np.bool_)
     marked = mark_best(w, best_per_line, mask)
-    top = float(w.max())
     # A thin matrix's first candidates alone can pass the share (each column's best in a 1 × n):
     # the cap is on what the rounds add.
     share = MAX_CANDIDATE_SHARE if max_share is None else max_share
     cap = max(share * n_r * n_c, 2 * marked)
-    steps_left = max(int(STEPS_PER_CELL * n_r * n_c), 1 << 16)
+    steps = max(int(STEPS_PER_CELL * n_r * n_c), 1 << 16)
+    if n_r < AUCTION_MIN_ROWS:
+        return _rounds(w, mask, marked, best_per_line, rounds, cap, steps)[0]
+    first = mask.copy()
+    value, auctioned = _rounds(w, mask, marked, best_per_line, rounds, cap, steps,
+                               max(int(AUCTION_STEPS_PER_CELL * n_r * n_c), 1 << 16))
+    if value is None and auctioned:
+        value, _ = _rounds(w, first, marked, best_per_line, rounds, cap, steps)
+    return value
+
+
+def _rounds(w, mask, marked: int, best_per_line: int, rounds: int, cap: float, steps_left: int,
+            auction_steps: int = 0) -> tuple[float | None, bool]:
+    """:func:`max_weight_value`'s rounds of solve, certify and add, from the candidates in
+    ``mask`` (``marked`` of them), within ``steps_left`` steps; with ``auction_steps``, with the
+    auction where the searches from nothing are slow (:func:`_solve_cold`), and then within that
+    many steps in all. Returns (the certified value or None, whether an auction ran)."""
+    accelerate = auction_steps > 0
+    made = 0
+    n_r, n_c = w.shape
+    top = float(w.max())
     v = np.zeros(n_c + n_r)
     col_of = np.full(n_r, -1, dtype=np.int64)
     own_cost = np.zeros(n_r)
-    warm = False
+    warm = auctioned = False
     last_gap = np.inf
+    added = 0
     for _ in range(rounds):
         if marked > cap:
-            return None
+            return None, auctioned
         indptr, indices, vals = csr_of_mask(w, mask, marked)
         if not warm:
-            v[:] = 0.0
-            col_of[:] = -1
-        complete, steps = sparse_assignment(indptr, indices, vals, n_c, top, steps_left, v, col_of, own_cost, warm)
+            complete, steps, ran = _solve_cold(indptr, indices, vals, n_c, top, steps_left, v, col_of, own_cost,
+                                               accelerate)
+            auctioned |= ran
+        else:
+            steps = 0
+            if auctioned and added * AUCTION_WHEN_ADDED > n_r:  # many new cells: prices move everywhere
+                complete, steps = auction(indptr, indices, vals, n_c, top, v, col_of, own_cost, AUCTION_END * top,
+                                          AUCTION_END * top, True, min(steps_left, _auction_budget(indptr)))
+                if not complete:
+                    return None, auctioned
+            complete, more = sparse_assignment(indptr, indices, vals, n_c, top, steps_left - steps, v, col_of,
+                                               own_cost, True)
+            steps += more
         steps_left -= steps
-        if not complete:
-            return None
+        made += steps
+        if not complete or (auctioned and made > auction_steps):
+            return None, auctioned
         # A column the searches left free keeps no price: the bound may then name the cells that
         # should take it, and the next round's repair frees their rows (_repair).
         taken = np.zeros(n_c, dtype=np.bool_)
@@ -371,9 +464,9 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
         bound, added = certify(w, price, profit, delta, best_per_line, mask)
         value = float(np.sort(matched_weights(w, matched)).sum())
         if bound - value <= gap_tolerance(bound, n_r, n_c):
-            return value
+            return value, auctioned
         if added == 0 and not warm:
-            return None  # the bound is off by more than rounding, yet no cell is named: dense
+            return None, auctioned  # the bound is off by more than rounding, yet no cell is named: dense
         # New cells: the next round starts from this one's matching (warm). A warm round's answer
         # can fall short where a freed column kept its price (_repair): when the gap grew (stale
         # prices piling up, as in tables of ties everywhere), or no cell was added after a warm
@@ -385,4 +478,4 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
         warm = added > 0 and (gap < last_gap or gap < 1e-6 * bound)
         last_gap = gap
         marked += added
-    return None
+    return None, auctioned
