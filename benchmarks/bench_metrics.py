@@ -459,9 +459,11 @@ def gpu_cases(sizes, repeat: int, dry_run: bool = False, huge: int | None = None
             return best_of(run, repeat)
 
         print(f"\nGPU ({lib}, {name}): labels already on the device; ours V = from_labels + V, ours all = "
-              "from_labels + every measure but AMI; tm = torchmetrics")
+              "from_labels + every measure but AMI; sums = the same but the six assignment measures (every "
+              "measure read from the table's shared sums, issue 26 item 3); tm = torchmetrics")
         print(f"{'case':<30} {'read s':>8} {'bincount s':>10} {'ours V s':>9} {'V/bincount':>10} {'ours all s':>10} "
-              f"{'tm V s':>8} {'ours V/tm V':>11} {'tm ARI s':>8}  V ours | tm, ARI ours | tm")
+              f"{'sums s':>8} {'tm V s':>8} {'ours V/tm V':>11} {'sums/tm V':>9} {'tm ARI s':>8}  "
+              "V ours | tm, ARI ours | tm")
         rng = np.random.default_rng(3)
         tm = as_torch if tm_v is not None else None
         for n in sizes:
@@ -499,6 +501,12 @@ def gpu_case(rng, n, k, to_dev, timed, mod, as_torch, tm_v, tm_ari, draw=None) -
     applies = all_that_apply if k * k > 10**8 else all_but_ami
     ours = timed(lambda: applies(a, b))
     values = applies(a, b)
+
+    def sums():
+        t = metrics.Contingency.from_labels(a, b)
+        return metrics.evaluate(t, [k for k in KEYS if k not in ASSIGNMENT_KEYS and metrics.MEASURES[k].applies_to(t)])
+
+    ours_sums = timed(sums)
     tm_v_s = tm_ari_s = float("nan")
     compared = f"  {values['v_measure']:.6f} | –, {values['ari']:.3g} | –"
     if as_torch is not None:
@@ -511,7 +519,8 @@ def gpu_case(rng, n, k, to_dev, timed, mod, as_torch, tm_v, tm_ari, draw=None) -
         compared += f"; the same on the host: {timed(lambda: all_that_apply(host_a, host_b)):.4f} s"
     shape = "1e5x1e5" if k == 10**5 else f"{k}x{k}"
     print(f"{f'{n:.0e} {dtype} labels {shape}':<30} {read:8.4f} {raw:10.4f} {ours_v:9.4f} {ours_v / raw:10.2f} "
-          f"{ours:10.4f} {tm_v_s:8.4f} {ours_v / tm_v_s:11.2f} {tm_ari_s:8.4f}{compared}", flush=True)
+          f"{ours:10.4f} {ours_sums:8.4f} {tm_v_s:8.4f} {ours_v / tm_v_s:11.2f} {ours_sums / tm_v_s:9.2f} "
+          f"{tm_ari_s:8.4f}{compared}", flush=True)
 
 
 def main() -> None:

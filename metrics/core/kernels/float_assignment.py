@@ -150,20 +150,41 @@ def mark_best(w, k, mask):
 
 @njit(cache=True, nogil=True)
 def csr_of_mask(w, mask, n_marked):
-    """The marked cells of ``w`` in CSR form, row by row: (indptr, column indices, weights)."""
+    """The marked cells of ``w`` in CSR form, row by row: (indptr, column indices, weights).
+    ``mask`` may be wider than ``w`` (:func:`new_mask`'s rows of whole words; the padding never
+    marked); where each row is whole 8-byte words, it is read a word at a time, a word of no mark
+    skipped at once (the candidates are a few cells a row)."""
     n_r, n_c = w.shape
     indptr = np.zeros(n_r + 1, dtype=np.int64)
     indices = np.empty(n_marked, dtype=np.int64)
     weights = np.empty(n_marked)
+    width = mask.shape[1]
+    words = width // 8 if width % 8 == 0 else 0
+    flat = mask.reshape(-1).view(np.uint64) if words else np.zeros(0, dtype=np.uint64)
     p = 0
     for i in range(n_r):
-        for j in range(n_c):
-            if mask[i, j]:
-                indices[p] = j
-                weights[p] = w[i, j]
-                p += 1
+        if words:
+            for q in range(words):
+                if flat[i * words + q] != 0:
+                    for j in range(8 * q, 8 * q + 8):
+                        if mask[i, j]:
+                            indices[p] = j
+                            weights[p] = w[i, j]
+                            p += 1
+        else:
+            for j in range(n_c):
+                if mask[i, j]:
+                    indices[p] = j
+                    weights[p] = w[i, j]
+                    p += 1
         indptr[i + 1] = p
     return indptr, indices, weights
+
+
+def new_mask(n_r: int, n_c: int) -> np.ndarray:
+    """An empty candidate mask for an n_r × n_c matrix, its rows padded to whole 8-byte words
+    (read a word at a time by :func:`csr_of_mask`)."""
+    return np.zeros((n_r, -(-n_c // 8) * 8), dtype=np.bool_)
 
 
 @njit(cache=True, nogil=True)
@@ -307,20 +328,29 @@ def certify(w, price, profit, delta, k, mask):
     added = 0
     vals = np.zeros(k)
     idx = np.full(k, -1, dtype=np.int64)
+    # A row's w_ij − p_j, and their largest positive one found among their bit patterns as
+    # integers, which orders positive floats as their values and puts every negative one below
+    # zero: a loop LLVM vectorises, where a float maximum's is a chain of comparisons.
+    reduced = np.empty(n_c)
+    as_int = reduced.view(np.int64)
+    best_bits = np.zeros(1, dtype=np.int64)
+    best_float = best_bits.view(np.float64)
     for i in range(n_r):
         row = w[i]
-        best = 0.0
-        limit = profit[i] + delta
         for j in range(n_c):
-            r = row[j] - price[j]
-            if r > best:
-                best = r
+            reduced[j] = row[j] - price[j]
+        top_bits = np.int64(0)
+        for j in range(n_c):
+            top_bits = max(top_bits, as_int[j])
+        best_bits[0] = top_bits
+        best = best_float[0]
         bound += best
+        limit = profit[i] + delta
         if best > limit:
             vals[:] = 0.0
             idx[:] = -1
             for j in range(n_c):
-                r = row[j] - price[j] - limit
+                r = reduced[j] - limit
                 if r > vals[k - 1] and not mask[i, j]:
                     _insert(vals, idx, k, r, j)
             for q in range(k):
@@ -399,7 +429,7 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
     n_r, n_c = w.shape
     if n_r == 0:
         return 0.0
-    mask = np.zeros((n_r, n_c), dtype=np.bool_)
+    mask = new_mask(n_r, n_c)
     marked = mark_best(w, best_per_line, mask)
     # A thin matrix's first candidates alone can pass the share (each column's best in a 1 × n):
     # the cap is on what the rounds add.

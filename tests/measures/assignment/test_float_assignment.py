@@ -145,6 +145,55 @@ def test_gives_up_rather_than_guess():
     assert float_assignment.max_weight_value(w, best_per_line=1, rounds=1) is None
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 2.0]))
+def test_certify_s_bound_is_the_float_maximum_s(n_r, n_c, seed, shift):
+    """certify takes each row's largest w_ij − p_j among their bit patterns as integers: the
+    same bound, to the last bit, as the float maximum of max(0, ·) — whether the reduced weights
+    are all positive, mixed, all negative (prices above every weight) or exactly zero — and the
+    same cells marked as a plain loop marks."""
+    rng = np.random.default_rng(seed)
+    w = np.ascontiguousarray(rng.random((n_r, n_c)) * (rng.random((n_r, n_c)) < 0.7))
+    price = rng.random(n_c) * shift
+    price[: n_c // 3] = w[0, : n_c // 3]  # reduced weights of exactly 0 in row 0
+    profit = rng.random(n_r) * 0.2
+    mask = float_assignment.new_mask(n_r, n_c)
+    bound, added = float_assignment.certify(w, price, profit, 0.0, 2, mask)
+    expected = 0.0
+    for i in range(n_r):
+        expected += max(0.0, *(w[i, j] - price[j] for j in range(n_c)))
+    for j in range(n_c):
+        expected += price[j]
+    assert bound == expected
+    plain = np.zeros((n_r, n_c), dtype=bool)
+    for i in range(n_r):
+        r = w[i] - price - profit[i]
+        if np.max(np.maximum(w[i] - price, 0.0)) > profit[i]:
+            for j in np.argsort(-r, kind="stable")[:2]:
+                plain[i, j] = r[j] > 0
+    assert np.array_equal(mask[:, :n_c], plain) and added == plain.sum()
+    assert not mask[:, n_c:].any()
+
+
+@pytest.mark.parametrize("n_c", [1, 7, 8, 9, 64, 203])
+def test_csr_of_a_padded_mask_is_the_csr_of_the_mask(n_c):
+    """csr_of_mask reads new_mask's padded rows a word at a time: the same CSR as an unpadded
+    mask of the same marks, read a cell at a time."""
+    rng = np.random.default_rng(n_c)
+    w = rng.random((30, n_c))
+    padded = float_assignment.new_mask(30, n_c)
+    assert padded.shape[1] % 8 == 0 and padded.shape[1] - n_c < 8
+    marks = rng.random((30, n_c)) < 0.1
+    padded[:, :n_c] = marks
+    plain = np.ascontiguousarray(marks)
+    ones = float_assignment.csr_of_mask(w, padded, int(marks.sum()))
+    other = float_assignment.csr_of_mask(w, plain, int(marks.sum()))
+    for x, y in zip(ones, other):
+        assert np.array_equal(x, y)
+    rows, cols = np.nonzero(marks)
+    assert np.array_equal(ones[1], cols) and np.array_equal(ones[2], w[rows, cols])
+
+
 def test_gap_tolerance_is_rounding_only():
     """(rows + columns)·ε·bound: below 1e-12 relative up to 1000 × 1000 (the argument in the
     module docstring allows three times it)."""
