@@ -72,15 +72,16 @@ AUCTION_END = 1e-4
 # many rows; with fewer, the searches from the freed rows alone are quicker.
 AUCTION_WHEN_ADDED = 8
 # An auction's budget of cell reads per candidate cell: PSI's 1000 × 1000 tables of counts 0–19
-# take 25–50; where cells tie (counts 0–2) it would take thousands, and the searches go on alone.
+# take 25–50; where cells tie (counts 0–2) it would take thousands: past it, the rounds run again
+# without the auction.
 AUCTION_READS_PER_CELL = 100
 # Below this many rows (the shorter side) the auction is not tried: at 300 × 300 it saves under a
 # millisecond on PSI's counts 0–19 and loses 5–6 ms on counts 0–2, where the rounds run twice.
 AUCTION_MIN_ROWS = 500
 # The steps of the rounds with the auction, all together, per cell of the matrix (their budget,
-# like STEPS_PER_CELL): PSI's 1000 × 1000 tables of counts 0–19 take 1–2, 300 × 300 up to 5; where they do not
-# certify within it, the rounds run again without the auction, so this is what such a table
-# can lose.
+# like STEPS_PER_CELL): PSI's 1000 × 1000 tables of counts 0–19 take 1–2, 300 × 300 up to 5.
+# Where they do not certify within it, the rounds run again without the auction: this is what
+# such a table can lose.
 AUCTION_STEPS_PER_CELL = 6.0
 _EPS = float(np.finfo(np.float64).eps)
 
@@ -110,23 +111,32 @@ def mark_best(w, k, mask):
     col_last = np.zeros(n_c)  # each column's k-th best so far, read by every cell: kept contiguous
     row_vals = np.zeros(kr)
     row_idx = np.full(kr, -1, dtype=np.int64)
+    may_take = np.zeros(n_c, dtype=np.bool_)
     marked = 0
     for i in range(n_r):
         row_vals[:] = 0.0
         row_idx[:] = -1
         row = w[i]
+        # The columns this row's cells may enter, by one comparison LLVM vectorises: a column's
+        # k-th best changes only when the column takes a cell, which is once per row at most.
+        for j in range(n_c):
+            may_take[j] = row[j] >= col_last[j]
         # Each row starts its scan at its own offset, so that equal cells (a count repeated
         # across a row, divided by the same class size) go to different columns in different
         # rows rather than all to the first ones: the two stretches, from the offset on, then
         # up to it.
         start = (i * n_c) // n_r
+        row_last = 0.0  # the row's k-th best so far
         for stretch in range(2):
             lo = start if stretch == 0 else 0
             hi = n_c if stretch == 0 else start
             for j in range(lo, hi):
                 x = row[j]
-                if x > row_vals[kr - 1]:
+                if x > row_last:
                     _insert(row_vals, row_idx, kr, x, j)
+                    row_last = row_vals[kr - 1]
+                if not may_take[j]:
+                    continue
                 last = col_last[j]
                 # Columns see the rows in order: a tie with the column's last candidate replaces
                 # it one time in four (by a hash of the cell), so that equal cells spread over

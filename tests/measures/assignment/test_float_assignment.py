@@ -175,6 +175,58 @@ def test_certify_s_bound_is_the_float_maximum_s(n_r, n_c, seed, shift):
     assert not mask[:, n_c:].any()
 
 
+def reference_marks(w: np.ndarray, k: int) -> np.ndarray:
+    """mark_best's rule written plainly: rows in order, each scanned from its offset
+    (i·n_c) // n_r round to it; a row keeps its k largest positive cells (earlier cells win
+    ties), a column its k largest cells as the rows go by (a tie with its k-th replaces it where
+    the cell's hash says so)."""
+    n_r, n_c = w.shape
+    kr, kc = min(k, n_c), min(k, n_r)
+    cols: list[list[tuple[float, int]]] = [[(0.0, -1)] * kc for _ in range(n_c)]
+    mask = np.zeros((n_r, n_c), dtype=bool)
+
+    def insert(best, x, at):
+        p = len(best) - 1
+        while p > 0 and best[p - 1][0] < x:
+            p -= 1
+        best.insert(p, (x, at))
+        best.pop()
+
+    for i in range(n_r):
+        row: list[tuple[float, int]] = [(0.0, -1)] * kr
+        start = (i * n_c) // n_r
+        for j in [*range(start, n_c), *range(start)]:
+            x = w[i, j]
+            if x > row[-1][0]:
+                insert(row, x, j)
+            last = cols[j][-1][0]
+            if x > last or (x == last and x > 0.0 and ((i * 40503 + j * 9973) >> 3) & 3 == 0):
+                insert(cols[j], x, i)
+        for _, j in row:
+            if j >= 0:
+                mask[i, j] = True
+    for j in range(n_c):
+        for _, i in cols[j]:
+            if i >= 0:
+                mask[i, j] = True
+    return mask
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.integers(1, 5), st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_mark_best_marks_what_its_rule_says(n_r, n_c, k, top, seed):
+    """The candidates of count tables' PSI weights (ties across rows and within them) and of
+    continuous weights: the kernel's marks are the plain rule's, cell for cell."""
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, top + 1, (n_r, n_c))
+    for w in (psi_weights(table), rng.random((n_r, n_c)) * (table > 0)):
+        w = np.ascontiguousarray(w)
+        mask = float_assignment.new_mask(n_r, n_c)
+        marked = float_assignment.mark_best(w, k, mask)
+        expected = reference_marks(w, k)
+        assert np.array_equal(mask[:, :n_c], expected) and marked == expected.sum()
+
+
 @pytest.mark.parametrize("n_c", [1, 7, 8, 9, 64, 203])
 def test_csr_of_a_padded_mask_is_the_csr_of_the_mask(n_c):
     """csr_of_mask reads new_mask's padded rows a word at a time: the same CSR as an unpadded
