@@ -1,6 +1,6 @@
 """The auction that starts the certified assignment's solves where every weight is nearly equal
 (metrics.core.kernels.auction, used by float_assignment): its state on its own (a matching, each
-row within ε of its best, no price on a column no row holds, its budget), the path that takes it
+row within ε of its best, no price on a dummy no row holds, its budget), the path that takes it
 (PSI's weights of count tables without a dominant cluster) against scipy, and the fallback to
 the searches alone where it does not certify (ties everywhere)."""
 
@@ -93,8 +93,8 @@ def spy(monkeypatch):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_nearly_equal_weights_go_through_the_auction_and_give_scipy_s_optimum(spy, seed):
     """PSI's weights of a 600 × 600 table of counts 0–19 (no class with a dominant cluster): the
-    searches from nothing run past their budget a row, the auction starts the solve (and the warm
-    round after it), the first rounds certify — scipy's value to the last bit."""
+    searches from nothing run past their budget a row, the auction starts the solve, and the
+    rounds with it certify (no rerun) — scipy's value to the last bit."""
     w = psi_weights(np.random.default_rng(seed).integers(0, 20, (600, 600)))
     assert float_assignment.max_weight_value(w) == scipy_value(w)
     assert False in spy["auction"], "no cold auction"
