@@ -440,6 +440,9 @@ def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, ho
             first = False
         else:
             x += 1
+    # The last run closes as the loop closes each run before it. Written once in a helper that
+    # takes and returns the row's sums, numba kept the sums in memory, not registers: about 3×
+    # slower (docs/performance.md, "Where the random labels' time goes").
     vals[m] = x
     if x > 1:
         complete &= _note_cell(x, row, c, row_max, col_max, hist, cap)
