@@ -258,6 +258,24 @@ def line_maxima_matching(t: Contingency, kind: str):
     return line_maxima.by_line_maxima(grid, t.row_sums, cells, code)
 
 
+def compiled_grid_weights(t: Contingency, kind: str) -> np.ndarray | None:
+    """A big integer grid's ``kind`` of weights ("share_of_class", "share_of_larger") as
+    :func:`metrics.core.kernels.line_maxima.grid_weights` computes them — numpy's bits in one
+    pass — where the compiled kernels are loaded; else None, and numpy divides."""
+    grid = t.grid
+    if grid is None or grid.dtype.kind not in "iu" or min(grid.shape) < _COMPILED_MATCHING_SIZE:
+        return None
+    if counting.compiled_kernels(None) is None:
+        return None
+    from ..core.kernels import line_maxima
+
+    code = {"share_of_class": line_maxima.SHARE_OF_CLASS, "share_of_larger": line_maxima.SHARE_OF_LARGER}[kind]
+    weights = np.empty(grid.shape)
+    line_maxima.grid_weights(np.ascontiguousarray(grid), t.row_sums.astype(np.float64), t.col_sums.astype(np.float64),
+                             code, weights)
+    return weights
+
+
 def matched_mass(t):
     """max over one-to-one class→cluster maps σ of Σ n_{i,σ(i)} (unmatched allowed)."""
     if isinstance(t, TableBatch):

@@ -38,6 +38,7 @@ from .matching import (
     MatchingStopped,
     _lsa_value,
     _sparse_matching,
+    compiled_grid_weights,
     epsilon_n,
     line_maxima_matching,
     matching_cell_components,
@@ -58,13 +59,17 @@ def max_weight_matching(t, weight) -> float:
         # A grid table's weights straight from its grid: gathering a 1000 × 1000 grid's
         # coordinates first cost more than NCA's assignment. The same float operations on the
         # same numbers: the same weights.
-        value = line_maxima_matching(t, "share_of_larger" if weight is _share_of_larger else "share_of_class")
+        kind = "share_of_larger" if weight is _share_of_larger else "share_of_class"
+        value = line_maxima_matching(t, kind)
         if value is not None:
             return value
-        # A table keeps no empty row or column, so every size is positive and an empty cell's
-        # weight is 0 / size = 0: the counts divide as they are (numpy widens them to float64).
-        a, b = t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :]
-        return _lsa_value(weight(t.grid, a, b))
+        weights = compiled_grid_weights(t, kind)
+        if weights is None:
+            # A table keeps no empty row or column, so every size is positive and an empty cell's
+            # weight is 0 / size = 0: the counts divide as they are (numpy widens them to float64).
+            a, b = t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :]
+            weights = weight(t.grid, a, b)
+        return _lsa_value(weights)
     rows, cols, vals = t.rows, t.cols, t.values
     w = weight(vals.astype(np.float64), t.row_sums[rows].astype(np.float64), t.col_sums[cols].astype(np.float64))
     if n_r * n_c <= _DENSE_MATCHING_CELLS:

@@ -109,6 +109,28 @@ def lines_best(counts, row_sums, col_sums, kind, by_row):
     return best, at, True
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def grid_weights(counts, row_sums, col_sums, kind, out):
+    """Write into ``out`` the dense float weights of a count grid: n_ij / a_i
+    (``SHARE_OF_CLASS``) or n_ij / max(a_i, b_j) (``SHARE_OF_LARGER``), sizes as floats — the
+    float operations numpy makes of ``counts / a[:, None]`` and
+    ``counts / np.maximum(a[:, None], b[None, :])``, so the same bits, in one pass that writes
+    nothing else (numpy casts the counts, and for the larger share builds the matrix of maxima,
+    before it divides). ``out`` comes from numpy, which backs a big array with huge pages where
+    the system allows: every later pass of the solver over the weights then misses the TLB
+    less than over an array allocated here."""
+    n_r, n_c = counts.shape
+    for i in range(n_r):
+        a = row_sums[i]
+        row = counts[i]
+        if kind == SHARE_OF_CLASS:
+            for j in range(n_c):
+                out[i, j] = np.float64(row[j]) / a
+        else:
+            for j in range(n_c):
+                out[i, j] = np.float64(row[j]) / max(a, col_sums[j])
+
+
 def line_best_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarray, kind: int):
     """:func:`lines_best` of the grid's shorter side: (best, at, distinct, by_row)."""
     counts = np.ascontiguousarray(counts)

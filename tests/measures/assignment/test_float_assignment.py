@@ -322,7 +322,8 @@ def test_a_grid_table_s_weights_come_from_its_grid(key, numpy_path):
 
 def test_a_fresh_process_loads_its_kernels_from_the_disk_cache(tmp_path):
     """Item 6 of issue 26 (no compile wait) for these kernels too: a second fresh process running
-    NCA and PSI of a big table compiles nothing, every kernel of this module a cache hit."""
+    NCA and PSI of a big table compiles nothing, every kernel of this module and of the weights'
+    (line_maxima) a cache hit."""
     import json
     import os
     import subprocess
@@ -333,17 +334,18 @@ def test_a_fresh_process_loads_its_kernels_from_the_disk_cache(tmp_path):
         import json
         import numpy as np
         import metrics
-        from metrics.core.kernels import counting, float_assignment
+        from metrics.core.kernels import counting, float_assignment, line_maxima
         counting.load_compiled()
         grid = np.random.default_rng(0).integers(0, 20, (120, 120))
         metrics.evaluate(metrics.Contingency.from_table(grid), ["nca", "psi"])
         big = np.random.default_rng(0).integers(0, 20, (600, 600))  # PSI's solve starts with an auction
         metrics.evaluate(metrics.Contingency.from_table(big), ["psi"])
         out = {}
-        for name in dir(float_assignment):
-            kernel = getattr(float_assignment, name)
-            if hasattr(kernel, "stats") and kernel.signatures:
-                out[name] = [sum(kernel.stats.cache_hits.values()), sum(kernel.stats.cache_misses.values())]
+        for module in (float_assignment, line_maxima):
+            for name in dir(module):
+                kernel = getattr(module, name)
+                if hasattr(kernel, "stats") and kernel.signatures:
+                    out[name] = [sum(kernel.stats.cache_hits.values()), sum(kernel.stats.cache_misses.values())]
         print(json.dumps(out))
     """)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
@@ -355,7 +357,8 @@ def test_a_fresh_process_loads_its_kernels_from_the_disk_cache(tmp_path):
 
     first = run()
     second = run()
-    assert {"mark_best", "csr_of_mask", "sparse_assignment", "certify", "auction"} <= set(second), sorted(second)
+    assert {"mark_best", "csr_of_mask", "sparse_assignment", "certify", "auction", "lines_best",
+            "grid_weights"} <= set(second), sorted(second)
     assert any(misses for _, misses in first.values())
     for name, (hits, misses) in second.items():
         assert misses == 0 and hits >= 1, (name, hits, misses)

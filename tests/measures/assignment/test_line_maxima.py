@@ -164,3 +164,45 @@ def test_fractional_and_small_grids_do_not_take_it():
     assert small.grid is not None and matching.line_maxima_matching(small, "count") is None
     fractional = metrics.Contingency.from_table(dominant_grid(rng, 100, 100, 5, 50) + 0.5)
     assert matching.line_maxima_matching(fractional, "share_of_larger") is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.sampled_from([(np.int64, 3), (np.int64, 2**50), (np.int32, 1000),
+                                                                 (np.uint8, 255), (np.uint64, 2**40)]),
+       st.sampled_from(["share_of_class", "share_of_larger"]), st.integers(0, 2**32 - 1))
+def test_grid_weights_are_numpy_s_to_the_bit(n_r, n_c, dtype_top, kind, seed):
+    """NCA's and PSI's weights of a count grid in one compiled pass: every cell numpy's
+    quotient bit for bit (the counts widened to float64 as numpy widens them, near 2^50 too,
+    where the widening rounds), in every integer dtype a table keeps."""
+    dtype, top = dtype_top
+    rng = np.random.default_rng(seed)
+    grid = rng.integers(0, top, (n_r, n_c), endpoint=True, dtype=np.int64)
+    grid = grid[grid.sum(axis=1) > 0][:, grid.sum(axis=0) > 0].astype(dtype)  # a table keeps no empty line
+    a, b = grid.sum(axis=1, dtype=np.int64), grid.sum(axis=0, dtype=np.int64)
+    got = np.full(grid.shape, np.nan)
+    line_maxima.grid_weights(grid, a.astype(np.float64), b.astype(np.float64), KINDS[kind], got)
+    want = numpy_weights(grid, kind)
+    assert got.shape == want.shape and np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+@pytest.mark.parametrize("shape", [(150, 150), (90, 130), (130, 90)])
+def test_nca_and_psi_of_compiled_weights_are_those_of_numpy_s(monkeypatch, shape):
+    """A big grid of noise (no dominant clusters: the assignment solvers run): NCA, PSI and
+    PSI_s from the compiled weights equal those from numpy's division, to the bit — and the
+    compiled weights were used."""
+    counting.load_compiled()
+    grid = np.random.default_rng(sum(shape)).integers(0, 6, shape)
+    keys = ["nca", "psi", "psi_simplified"]
+    used = []
+    real = matching.compiled_grid_weights
+
+    def spy(t, kind):
+        weights = real(t, kind)
+        used.append(kind if weights is not None else None)
+        return weights
+
+    monkeypatch.setattr(normalised_matching, "compiled_grid_weights", spy)
+    compiled = metrics.evaluate(metrics.Contingency.from_table(grid), keys)
+    assert sorted(used) == ["share_of_class", "share_of_larger"]
+    monkeypatch.setattr(normalised_matching, "compiled_grid_weights", lambda t, kind: None)
+    assert metrics.evaluate(metrics.Contingency.from_table(grid), keys) == compiled
