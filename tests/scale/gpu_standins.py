@@ -132,10 +132,10 @@ _NUMPY_FUNCTIONS = ("min", "max", "sum", "argmax", "isnan", "isinf", "reshape", 
 
 
 def library(name: str, type_module: str, *, namespace_functions=(), cuda_array_interface=False, get=False,
-            mutable=True, int64=np.int64, array_namespace=False, unsorted_unique=False):
+            mutable=True, int64=np.int64, array_namespace=False, unsorted_unique=False, ufunc_at=False):
     """(module, array type, asarray) of a stand-in GPU library called ``name``. ``unsorted_unique``:
     its ``unique_counts`` gives the distinct values in reverse order (the standard leaves the order
-    open)."""
+    open). ``ufunc_at``: ``zeros`` and ``add.at`` (an unbuffered add at each index, in place)."""
     lib = types.SimpleNamespace(transfers=[], dtype=lambda d: int64 if d in (np.int64, "int64") else d)
     attrs = {"__module__": type_module, "library": lib, "mutable": mutable}
     if cuda_array_interface:
@@ -160,6 +160,9 @@ def library(name: str, type_module: str, *, namespace_functions=(), cuda_array_i
             *_rewrap(tuple(v[order] for v in np.unique(x._a, return_counts=True)), array_type))
         module.unique_inverse = lambda x: _UniqueInverse(
             *_rewrap(np.unique(x._a, return_inverse=True), array_type))
+    if ufunc_at:
+        module.zeros = lambda shape, dtype=np.float64: array_type(np.zeros(shape, dtype=dtype))
+        module.add = types.SimpleNamespace(at=lambda a, index, value: np.add.at(a._a, _unwrap(index), value))
     module.from_dlpack = lambda x: array_type(np.from_dlpack(x, device="cpu", copy=True))
     module.asarray = lambda x: array_type(np.asarray(x))
     if array_namespace:
@@ -170,8 +173,8 @@ def library(name: str, type_module: str, *, namespace_functions=(), cuda_array_i
 
 def cupy_like():
     """CuPy 14: no ``__array_namespace__``, ``__cuda_array_interface__``, ``.get()``, NumPy-style
-    ``unique(return_counts=...)``, arrays of type ``cupy._core.core.ndarray``."""
-    return library("cupy", "cupy._core.core", cuda_array_interface=True, get=True)
+    ``unique(return_counts=...)`` and ufuncs with ``.at``, arrays of type ``cupy._core.core.ndarray``."""
+    return library("cupy", "cupy._core.core", cuda_array_interface=True, get=True, ufunc_at=True)
 
 
 def jax_like(x64: bool = True, unsorted_unique: bool = False):

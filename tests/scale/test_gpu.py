@@ -113,3 +113,20 @@ def test_labels_of_one_gpu_library_with_the_other_loaded():
         C.from_labels(cp.asarray(a), torch.as_tensor(b, device="cuda"))
     moved = cp.from_dlpack(torch.as_tensor(b, device="cuda"))
     assert_same_table(C.from_labels(cp.asarray(a), moved), C.from_labels(a, b))
+
+
+@pytest.mark.skipif(_torch_cuda() is None, reason="needs PyTorch with CUDA")
+def test_a_tensor_comes_to_the_host_in_an_array_numpy_allocated():
+    """to_host copies a CUDA tensor into an array numpy allocates (huge pages where the system
+    gives them): its own array, PyTorch's values and dtype; bfloat16, which numpy lacks, through
+    PyTorch; a tensor already on the CPU shares its memory."""
+    torch = _torch_cuda()
+    for dtype in (torch.int64, torch.int32, torch.uint8, torch.float64, torch.bool):
+        x = (torch.arange(2 * 10**6, device="cuda") % 7).to(dtype).reshape(1000, -1)
+        got = array_api.to_host(x)
+        assert type(got) is np.ndarray and got.base is None and got.flags.writeable
+        assert got.dtype == x.cpu().numpy().dtype and np.array_equal(got, x.cpu().numpy())
+    with pytest.raises(TypeError):  # numpy has no bfloat16: PyTorch's own copy, which numpy cannot hold
+        array_api.to_host(torch.ones(3, device="cuda", dtype=torch.bfloat16))
+    on_cpu = torch.arange(5)
+    assert np.shares_memory(array_api.to_host(on_cpu), on_cpu.numpy())

@@ -94,6 +94,25 @@ def test_jax_arrays_without_a_namespace_count_like_numpy(jax, case):
     assert module.transfers  # the table came back through DLPack copies to the CPU
 
 
+@pytest.mark.parametrize(("n_r", "n_c"), [(60, 60), (100, 100), (101, 100), (700, 900)])
+def test_cupy_counts_many_cells_by_atomic_adds(cupy, monkeypatch, n_r, n_c):
+    """CuPy's bincount is slow for many bins: a dense table of more than 10^4 cells is counted by
+    ``cupy.add.at`` into zeros (and its class sizes too, where they are that many) — the table of
+    the same labels in numpy; fewer cells by bincount."""
+    module, array = cupy
+    used = []
+    real_at, real_bincount = module.add.at, module.bincount
+    monkeypatch.setattr(module.add, "at", lambda *args: used.append(args[0].size) or real_at(*args))
+    monkeypatch.setattr(module, "bincount", lambda x, minlength: used.append(-minlength) or real_bincount(
+        x, minlength=minlength))
+    rng = np.random.default_rng(n_r)
+    a, b = rng.integers(0, n_r, 10**6), rng.integers(0, n_c, 10**6)
+    assert_same_table(C.from_labels(array(a), array(b)), C.from_labels(a, b))
+    cells, limit = n_r * n_c, 10**4
+    assert (cells if cells > limit else -cells) in used
+    assert not [size for size in used if 0 < size <= limit] and not [size for size in used if size < -limit]
+
+
 def test_only_the_table_and_a_few_scalars_come_back(cupy):
     module, array = cupy
     rng = np.random.default_rng(3)

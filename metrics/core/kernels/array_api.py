@@ -8,28 +8,24 @@ other array that lives on a GPU and says so through DLPack (``__dlpack__``) or
 ``__cuda_array_interface__``. The work over the items — min/max, checks for NaN and
 ±inf, factorizing labels that are not compact integers, counting the cells — runs on
 the array's own device through its own library; what comes back to the host is the
-table (the counts of its possible cells, or of its non-zero cells when there are more
-possible cells than items), the distinct labels, and a few scalars. A big dense table
-also gets its marginals, maxima, non-zero cells and histogram of counts on the device
-(:func:`device_summary`: integers, equal to what the host computes from the same cells)
-and its per-cell sums (:func:`device_cell_pass`: the conditional entropies, BCubed's and
-F's sums, equal to the host's to within rounding), so the host makes no pass over its
-cells for any measure but the assignment ones. A table with more possible cells than items
-comes back as its distinct cells, sorted on the device, over which the host makes the pass
-its own sparse count makes (:func:`_sparse_on_device`): the same table and sums. The
-table then becomes an ordinary :class:`~metrics.Contingency` of int64 counts, so every
-measure applies exactly as for numpy input (exact pair counts at any n).
+table, the distinct labels and a few scalars. A big dense table also gets its marginals,
+maxima, non-zero cells and histogram of counts (:func:`device_summary`: integers, the
+host's) and its per-cell sums (:func:`device_cell_pass`: the host's to within rounding) on
+the device, so the host makes no pass over its cells but for the assignment measures. A
+table with more possible cells than items comes back as its distinct cells, sorted on the
+device, over which the host makes its own sparse count's pass (:func:`_sparse_on_device`).
+The table is then an ordinary :class:`~metrics.Contingency` of int64 counts: every measure
+applies exactly as for numpy input.
 
 No array library is imported here: a library is recognized by duck typing and by the
 module its array type comes from, and its functions are those of the array's own
 namespace (``x.__array_namespace__()``), or of the library's module (``torch``,
 ``cupy``, ``jax.numpy``) found in ``sys.modules`` — loaded already, since one of its
 arrays exists. An array of any other library on a GPU is handed to CuPy or PyTorch
-through DLPack where one of them is loaded (no copy), else copied to the host; one
-on the CPU is read by numpy (``np.from_dlpack``, no copy). The array API standard has
-no ``bincount``: where the namespace has one (CuPy, PyTorch, JAX) the dense table is
-one bincount of the cell keys; elsewhere (array-api-strict) ``unique_counts`` gives
-the non-zero cells.
+through DLPack where one of them is loaded, else copied to the host; one on the CPU is
+read by numpy (``np.from_dlpack``). The dense table is one bincount of the cell keys
+where the namespace has one (CuPy, PyTorch, JAX; the array API standard has none), else
+(array-api-strict) ``unique_counts`` gives the non-zero cells.
 
 Order of the labels: compact non-negative integers (largest below 2n + 1024) are their
 own codes and keep numeric order; other labels come in sorted order (the device's
@@ -46,13 +42,15 @@ from typing import Any
 import numpy as np
 
 from . import counting
-from .counting import dense_cell_limit
 
 __all__ = ["DeviceLabels", "Counted", "is_foreign_array", "check_labels", "count_on_device", "to_host",
            "device_summary", "device_cell_pass"]
 
 # Rows of a grid taken at a time by device_cell_pass: each float temporary stays at 32 MiB.
 _DEVICE_BLOCK_CELLS = 1 << 22
+
+# Beyond this many cells, CuPy counts by atomic adds: its bincount (CUB's histogram) is slow for many bins.
+_ATOMIC_BINCOUNT_CELLS = 10_000
 
 # DLPack's device type of host memory (kDLCPU); every other type is a device's memory
 # (kDLCUDA 2, kDLCUDAHost 3, kDLROCM 10, …), which numpy cannot read in place.
@@ -102,10 +100,19 @@ def is_foreign_array(x) -> bool:
 
 
 def to_host(x) -> np.ndarray:
-    """A (small) device array as a numpy array. Every transfer to the host goes
-    through here (the tests count what crosses)."""
+    """A device array as a numpy array; every transfer to the host goes through here (the
+    tests count what crosses). A tensor on a device is copied into an array numpy allocates,
+    as CuPy's ``.get()`` does: numpy asks for huge pages, PyTorch's ``.cpu()`` does not."""
     if _is_torch(x):
-        return x.detach().cpu().numpy()
+        x = x.detach()
+        if x.device.type == "cpu":
+            return x.numpy()
+        try:
+            out = np.empty(tuple(x.shape), dtype=str(x.dtype).removeprefix("torch."))
+        except TypeError:  # a dtype numpy lacks (bfloat16)
+            return x.cpu().numpy()
+        _loaded("torch").from_numpy(out).copy_(x)
+        return out
     try:
         return np.from_dlpack(x)  # CPU arrays: no copy
     except Exception:  # a device numpy cannot read; try the library's own ways
@@ -169,7 +176,13 @@ class _ArrayApiOps:
         return keys
 
     def bincount(self, keys, cells: int):
-        return self.xp.bincount(keys, minlength=cells) if hasattr(self.xp, "bincount") else None
+        xp = self.xp
+        add_at = getattr(getattr(xp, "add", None), "at", None)
+        if self.name == "cupy" and cells > _ATOMIC_BINCOUNT_CELLS and add_at is not None:
+            counts = xp.zeros(cells, dtype=xp.int64)
+            add_at(counts, keys, 1)
+            return counts
+        return xp.bincount(keys, minlength=cells) if hasattr(xp, "bincount") else None
 
     def unique_counts(self, keys):
         """The distinct keys in ascending order and their counts."""
@@ -210,8 +223,9 @@ class _ArrayApiOps:
     def host_bincount(self, x, length: int):
         """How many of ``x``'s values (integers in 0..length − 1) are 0, 1, …: an int64 host array."""
         flat = self.xp.reshape(x, (-1,))
-        if hasattr(self.xp, "bincount"):
-            return to_host(self.xp.bincount(flat, minlength=length)).astype(np.int64, copy=False)
+        counted = self.bincount(flat, length)
+        if counted is not None:
+            return to_host(counted).astype(np.int64, copy=False)
         values, counts = self.unique_counts(flat)
         hist = np.zeros(length, dtype=np.int64)
         hist[to_host(values).astype(np.int64)] = to_host(counts)
@@ -538,7 +552,7 @@ def count_on_device(t, p) -> Counted:
     tc, row_labels, n_r = _codes(t, n)
     pc, col_labels, n_c = _codes(p, n)
     cells = n_r * n_c
-    if cells > dense_cell_limit(n):
+    if cells > counting.dense_cell_limit(n):
         return _sparse_on_device(ops, tc, pc, n_r, n_c, row_labels, col_labels)
     keys = ops.keys(tc, pc, n_c)
     _check_key_width(ops, keys, cells, n_r, n_c)
