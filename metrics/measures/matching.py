@@ -248,8 +248,7 @@ def line_maxima_matching(t: Contingency, kind: str):
         return None
     from ..core.kernels import line_maxima  # numba is there: the kernels above loaded
 
-    code = {"count": line_maxima.COUNT, "share_of_class": line_maxima.SHARE_OF_CLASS,
-            "share_of_larger": line_maxima.SHARE_OF_LARGER}[kind]
+    code = line_maxima.CODES[kind]
     # By rows, n_ij / a_i has its best cells where the counts do: one pass serves ε and NCA.
     shared = line_maxima.COUNT if code == line_maxima.SHARE_OF_CLASS and grid.shape[0] <= grid.shape[1] \
         else code
@@ -269,10 +268,9 @@ def compiled_grid_weights(t: Contingency, kind: str) -> np.ndarray | None:
         return None
     from ..core.kernels import line_maxima
 
-    code = {"share_of_class": line_maxima.SHARE_OF_CLASS, "share_of_larger": line_maxima.SHARE_OF_LARGER}[kind]
     weights = np.empty(grid.shape)
     line_maxima.grid_weights(np.ascontiguousarray(grid), t.row_sums.astype(np.float64), t.col_sums.astype(np.float64),
-                             code, weights)
+                             line_maxima.CODES[kind], weights)
     return weights
 
 

@@ -16,6 +16,8 @@ from .float_assignment import _EPS
 
 # The weights :func:`lines_best` reads off a count grid.
 COUNT, SHARE_OF_CLASS, SHARE_OF_LARGER = 0, 1, 2
+# ... by the names the measures give them.
+CODES = {"count": COUNT, "share_of_class": SHARE_OF_CLASS, "share_of_larger": SHARE_OF_LARGER}
 
 
 @njit(cache=True, nogil=True, fastmath=_VECTOR_MATH, error_model="numpy")
