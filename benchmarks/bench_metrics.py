@@ -26,7 +26,8 @@ kernels are loaded (or compiled) before timing; the first call's time is printed
 When a GPU is present, a GPU section times the same labels on the device, once through
 PyTorch (with CUDA) and once through CuPy, each where installed: ours (counted and
 summarised on the device, measures on the host) for V alone and for every measure but
-AMI, the device's raw bincount of the table and its read floor, and torchmetrics'
+AMI, the device's raw count of the table (its library's fastest: ``bincount``, or CuPy's
+``add.at`` beyond 10^4 cells, where its ``bincount`` is slow) and its read floor, and torchmetrics'
 V-measure and ARI where installed (CuPy's arrays handed to it through DLPack), with
 their values beside ours. ``--gpu-only`` adds 10^9 int32 labels drawn on the device
 (10 x 10 and 1000 x 1000) and 10^7 labels of 10^5 x 10^5 classes and clusters (a sparse
@@ -461,7 +462,7 @@ def gpu_cases(sizes, repeat: int, dry_run: bool = False, huge: int | None = None
         print(f"\nGPU ({lib}, {name}): labels already on the device; ours V = from_labels + V, ours all = "
               "from_labels + every measure but AMI; sums = the same but the six assignment measures (every "
               "measure read from the table's shared sums, issue 26 item 3); tm = torchmetrics")
-        print(f"{'case':<30} {'read s':>8} {'bincount s':>10} {'ours V s':>9} {'V/bincount':>10} {'ours all s':>10} "
+        print(f"{'case':<30} {'read s':>8} {'table s':>10} {'ours V s':>9} {'V/table':>10} {'ours all s':>10} "
               f"{'sums s':>8} {'tm V s':>8} {'ours V/tm V':>11} {'sums/tm V':>9} {'tm ARI s':>8}  "
               "V ours | tm, ARI ours | tm")
         rng = np.random.default_rng(3)
@@ -477,9 +478,20 @@ def gpu_cases(sizes, repeat: int, dry_run: bool = False, huge: int | None = None
             gpu_case(rng, sizes[0], 10**5, to_dev, timed, mod, None, tm_v, tm_ari)
 
 
+def raw_table(mod, keys, cells: int):
+    """The counts of ``cells`` cell keys on the device, the library's fastest way: ``bincount``,
+    or for CuPy beyond 10^4 cells one atomic add per key (its ``bincount``, CUB's histogram, is
+    slow for many bins; docs/performance.md, session 42)."""
+    if mod.__name__ == "cupy" and cells > 10**4:
+        counts = mod.zeros(cells, dtype=mod.int64)
+        mod.add.at(counts, keys, 1)
+        return counts
+    return mod.bincount(keys, minlength=cells)
+
+
 def gpu_case(rng, n, k, to_dev, timed, mod, as_torch, tm_v, tm_ari, draw=None) -> None:
     """One row: ``draw`` (n, k) -> labels on the device where given, else numpy's draw copied
-    there. The raw floor is the device's bincount of the cell keys, or where the grid would
+    there. The raw floor is the device's count of the cell keys (:func:`raw_table`), or where the grid would
     pass 10^8 cells (10^5 x 10^5) its ``unique`` with counts — the sparse table, nothing else;
     there torchmetrics is not run (it makes the table dense: 10^10 cells, 80 GB) and the same
     labels counted and measured on the host are timed instead."""
@@ -493,7 +505,7 @@ def gpu_case(rng, n, k, to_dev, timed, mod, as_torch, tm_v, tm_ari, draw=None) -
         dtype = "int64"
     read = timed(lambda: (a.sum(), b.sum()))
     if k * k <= 10**8:
-        raw = timed(lambda: mod.bincount(a * k + b, minlength=k * k))  # the table, nothing else
+        raw = timed(lambda: raw_table(mod, a * k + b, k * k))  # the table, nothing else
     else:
         raw = timed(lambda: mod.unique(a * k + b, return_counts=True))  # int64 labels: no overflow
     only_v = lambda: metrics.evaluate(metrics.Contingency.from_labels(a, b), ["v_measure"])  # noqa: E731
