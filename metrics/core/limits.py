@@ -229,6 +229,8 @@ COSTS = {
     "sparse_matching_cell": 3e-8,  # sparse matching, compiled: each component's classes × √cells
     "scipy_matching_cell": 2.5e-7,  # the same without numba (scipy's min_weight_full_bipartite_matching)
     "matching_step": 1e-7,         # each cell a search of the compiled sparse matching relaxes (its budget of steps)
+    "levels_matching_cell": 5e-8,  # the same by levels (cells of a few items): each cell × the largest cell
+    "levels_step": 2.5e-8,         # each cell a level's pass or search reads (the levels' budget of steps)
     # evaluate_batch of many small dense tables (chance's random tables)
     "batch": 4e-4,                 # each batch (a chunk of draws: its TableBatch, its frame)
     "batch_table_measure": 3e-7,   # each measure of each table

@@ -68,8 +68,6 @@ _DENSE_MATCHING_CELLS = 1 << 20
 # From this many classes and clusters on, an integer table's dense assignment goes to
 # the compiled Jonker–Volgenant kernel where numba is installed (the `fast` extra).
 _COMPILED_MATCHING_SIZE = 64
-# MATCHING_BUDGET (metrics.core.limits): the estimated seconds (sparse_matching_seconds) beyond which
-# ε and its kin are left out, the reason naming the estimate.
 
 
 def _frac(x, n):
@@ -294,6 +292,10 @@ def matched_mass(t):
         return stopped  # memoised: matching_out_of_budget reports it, no one runs it again
 
 
+# Cells of at most this many items are matched by levels; past it the searches are quicker (measured).
+LEVELS_MAX_WEIGHT = 4
+
+
 class MatchingStopped(ValueError):
     """The sparse assignment stopped at its budget of steps (MATCHING_BUDGET seconds of one core at
     the measured cost of a step); ``seconds`` is the time it had run."""
@@ -313,10 +315,9 @@ def _dense_matching(dense: np.ndarray):
         size, top = max(dense.shape), int(dense.max())
         if top * size < 1 << 56:  # the kernel's int64 prices cannot overflow
             # Jonker–Volgenant on integer counts (metrics/core/kernels/compiled.py), about half
-            # scipy's time on a 1000 × 1000 table. A square table is read as it is (a
-            # copy of 10^6 cells costs 2–3 ms of fresh pages, more than the kernel saves
-            # on narrower weights); another is padded square with empty rows or columns,
-            # which add nothing to any matching, in int32 where the weights fit.
+            # scipy's time at 1000 × 1000. A square table is read as it is (a copy of 10^6 cells
+            # costs 2–3 ms of fresh pages, more than narrower weights save); another is padded
+            # square with empty rows or columns (they add nothing), in int32 where it fits.
             if dense.shape[0] == dense.shape[1] and dense.dtype == np.int64 and dense.flags.c_contiguous:
                 return int(kernels.max_weight_assignment(dense)[0])
             square = np.zeros((size, size), dtype=np.int32 if top < 1 << 31 else np.int64)
@@ -386,18 +387,26 @@ def _component_structure(rows, cols, vals, n_r: int, n_c: int, every_row: bool =
     return Components(component[:n_r], size == 1, best, size, np.bincount(comp, minlength=n_comp))
 
 
-def sparse_matching_seconds(t, compiled: bool | None = None) -> float:
+def sparse_matching_seconds(t, compiled: bool | None = None, counts: bool = True) -> float:
     """Estimated seconds of one core for the exact matching of a table beyond the dense
     assignment's size: each component of the class–cluster graph that leaves a choice costs
-    about classes × √cells (the searches of the sparse assignment, one per class of the smaller
-    side, each exploring the classes that compete for its clusters), at the measured cost per
-    unit of the compiled solver, or of scipy's without numba (``COSTS`` in metrics.core.limits).
-    Stars — one class or one cluster, e.g. every component of a relabelled partition — cost
-    nothing: their largest cell is taken outright."""
+    about classes × √cells (the sparse assignment's searches, one per class of the smaller side,
+    each exploring the classes that compete for its clusters) at the measured cost per unit of
+    the compiled solver or of scipy's (``COSTS`` in metrics.core.limits); by levels (compiled,
+    cells of at most :data:`LEVELS_MAX_WEIGHT` items), its cells × its largest cell — the counts'
+    matching only (``counts``; NCA's and PSI's fractions search). Stars cost nothing."""
     if compiled is None:
         compiled = counting.compiled_available()
+    parts = t.memo("matching_components", matching_components)
+    hard = ~parts.star
+    if compiled and counts and hard.any() and _by_levels(parts.best[hard]):
+        return COSTS["levels_matching_cell"] * float(np.sum(parts.cells[hard] * parts.best[hard].astype(np.float64)))
     cost = COSTS["sparse_matching_cell"] if compiled else COSTS["scipy_matching_cell"]
     return cost * t.memo("matching_work", _matching_work)
+
+
+def _by_levels(cells: np.ndarray) -> bool:  # whether the compiled matching of these cells goes by levels
+    return cells.dtype.kind in "iu" and int(cells.max()) <= LEVELS_MAX_WEIGHT
 
 
 def _matching_work(t) -> float:
@@ -410,22 +419,23 @@ def _matching_work(t) -> float:
     return float(np.sum(parts.size[hard] * np.sqrt(parts.cells[hard].astype(np.float64))))
 
 
-def matching_out_of_budget(t) -> str | None:
+def matching_out_of_budget(t, counts: bool = True) -> str | None:
     """Why ε is not computed for ``t`` (None when it is): its exact matching's estimated cost
-    (:func:`sparse_matching_seconds`) exceeds MATCHING_BUDGET seconds of one core — e.g. random
-    labels of 10^7 items with 10^5 values on both sides (10^7 cells sharing every class and
-    cluster). The reason names the estimate."""
+    (:func:`sparse_matching_seconds`) exceeds MATCHING_BUDGET seconds of one core, or it ran past
+    it; the reason says which. ``counts`` False: the estimate alone, of NCA's or PSI's weights."""
     if not isinstance(t, Contingency) or t.shape[0] * t.shape[1] <= _DENSE_MATCHING_CELLS:
         return None
-    seconds = sparse_matching_seconds(t)
+    seconds = sparse_matching_seconds(t, counts=counts)
     if seconds <= MATCHING_BUDGET:
+        if not counts:
+            return None
         mass = t.memo("matched_mass", matched_mass)  # run within its budget of steps
         return str(mass) if isinstance(mass, MatchingStopped) else None
     parts = t.memo("matching_components", matching_components)
     star, size = parts.star, parts.size
     faster = ("" if counting.compiled_available() else
               f"; with the compiled solver (pip install partition-lab[fast]) about "
-              f"{sparse_matching_seconds(t, compiled=True):.2g} s")
+              f"{sparse_matching_seconds(t, compiled=True, counts=counts):.2g} s")
     return (f"its exact one-to-one matching, among up to {int(size[~star].max()):,} classes and clusters that share "
             f"items, would take about {seconds:.2g} s of one core (estimated from the measured cost per class "
             f"and cell), over the budget of {MATCHING_BUDGET:g} s{faster}")
@@ -450,7 +460,8 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=
     rest = np.flatnonzero(~star[comp])
     if rest.size == 0:
         return total
-    compiled = _compiled_sparse_matching(rows[rest], cols[rest], vals[rest])
+    compiled = _compiled_sparse_matching(*((rows, cols, vals) if rest.size == rows.size  # all: nothing to gather
+                                           else (rows[rest], cols[rest], vals[rest])))
     if compiled is not None:
         return total + compiled
     order = rest[np.argsort(comp[rest], kind="stable")]
@@ -468,13 +479,15 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=
 
 
 def _compiled_sparse_matching(rows, cols, vals):
-    """The maximum-weight matching of the cells (rows[k], cols[k]) holding vals[k] by the compiled
-    sparse assignment (:func:`metrics.core.kernels.compiled.sparse_max_weight_matching`), every
-    component at once (each search stays within its own); None without numba, or where integer
-    distances could overflow int64 (then the caller solves component by component with scipy)."""
+    """The maximum-weight matching of the cells (rows[k], cols[k]) holding vals[k], every component
+    at once, by the compiled sparse assignment (:mod:`metrics.core.kernels.augmenting_paths`), by
+    levels where no cell holds over :data:`LEVELS_MAX_WEIGHT` items; None without numba, or where
+    integer distances could overflow int64 (the caller then solves each component with scipy)."""
     kernels = counting.compiled_kernels(rows.size * 100)  # any sparse assignment repays the load
     if kernels is None:
         return None
+    if _by_levels(vals):
+        return _levels_matching(kernels, rows, cols, vals)
     # Rows start the searches: the smaller side, renumbered to the classes and clusters in use (by
     # their counts, not np.unique's sort: a random 10^5 x 10^5 table's 10^6 cells sorted twice per
     # matching cost as much as the renumbering and the CSR order together, ten times over).
@@ -494,6 +507,22 @@ def _compiled_sparse_matching(rows, cols, vals):
     if not complete:
         raise MatchingStopped(time.thread_time() - start, budget)
     return int(total) if integer else float(total)
+
+
+def _levels_matching(kernels, rows, cols, vals) -> int:
+    """By levels: no renumbering (empty lines cost nothing there), no sort of cells row by row."""
+    n_r, n_c = int(rows.max()) + 1, int(cols.max()) + 1
+    if np.all(rows[1:] >= rows[:-1]):
+        indptr = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n_r))))
+    else:
+        order, indptr = kernels.csr_order(rows.astype(np.int64, copy=False), n_r)
+        cols, vals = cols[order], vals[order]
+    cols, vals = (np.require(x, np.int64, ["C", "W"]) for x in (cols, vals))
+    start = time.thread_time()
+    total, complete, _ = kernels.levels_max_weight(indptr, cols, vals, n_c, int(MATCHING_BUDGET / COSTS["levels_step"]))
+    if not complete:
+        raise MatchingStopped(time.thread_time() - start, MATCHING_BUDGET)
+    return int(total)
 
 
 def _used_ranks(index: np.ndarray) -> tuple[int, np.ndarray]:

@@ -105,10 +105,10 @@ def _matched(t, weight) -> float:
 
 
 def _out_of_budget(weight):
-    """The limit of a measure matching ``weight``: ε's (the estimate), then whether its own sparse
-    assignment finished within the budget (it is run here, once, and kept for the measure)."""
+    """The limit of a measure matching ``weight``: the searches' estimate (not ε's by levels), then
+    whether its own sparse assignment finished within the budget (run here once, kept)."""
     def why_not(t) -> str | None:
-        reason = matching_out_of_budget(t)
+        reason = matching_out_of_budget(t, counts=False)
         if reason or isinstance(t, TableBatch) or t.shape[0] * t.shape[1] <= _DENSE_MATCHING_CELLS:
             return reason
         try:

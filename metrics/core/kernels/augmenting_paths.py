@@ -3,7 +3,9 @@ search of both sparse assignments — :func:`sparse_max_weight_matching` (ε, ε
 on big tables, integer or float weights) and the certified rounds of
 :mod:`metrics.core.kernels.float_assignment` (NCA's and PSI's fractional weights) — with the
 binary heap of Dijkstra's frontier, and the path flip the dense assignment
-(:func:`metrics.core.kernels.compiled.max_weight_assignment`) ends its searches with too.
+(:func:`metrics.core.kernels.compiled.max_weight_assignment`) ends its searches with too; and
+for integer cells of a few items, where those searches are slowest, ε's matching by levels of
+maximum-cardinality matchings (:func:`levels_max_weight`, Hopcroft–Karp at each level).
 
 Reached through :mod:`metrics.core.kernels.compiled` (which re-exports
 :func:`sparse_max_weight_matching`), only where numba is installed; the tests run it against
@@ -15,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["sparse_max_weight_matching", "augment_free_rows", "cell_cost"]
+__all__ = ["sparse_max_weight_matching", "augment_free_rows", "cell_cost", "levels_max_weight"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -225,3 +227,219 @@ def augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, steps, v
             j = col_of[i]
         _flip_path(pred, row_of, col_of, end, source)
     return True, steps
+
+
+# ----------------------------------------------------------------- small integer weights: by levels
+_FAR = np.int64(1) << 62
+
+
+@njit(cache=True, nogil=True)
+def _cells_at(ptr, cols, w, top, sub_ptr, sub_col):
+    """The cells of weight ``top``, row by row (CSR into ``sub_ptr``, ``sub_col``); how many."""
+    q = 0
+    for i in range(ptr.shape[0] - 1):
+        sub_ptr[i] = q
+        for p in range(ptr[i], ptr[i + 1]):
+            if w[p] == top:
+                sub_col[q] = cols[p]
+                q += 1
+    sub_ptr[ptr.shape[0] - 1] = q
+    return q
+
+
+@njit(cache=True, nogil=True)
+def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps, max_steps):
+    """A maximum matching of the cells in CSR (``ptr``, ``cols``), grown from the matching in
+    ``col_of``/``row_of`` (updated in place) by Hopcroft & Karp's phases: a breadth-first search
+    from every free row that layers the rows by their shortest alternating distance, then
+    depth-first augmentations along the layers. Returns (finished within ``max_steps`` cell
+    reads, counted from ``steps``; the count)."""
+    n_rows = ptr.shape[0] - 1
+    for i in range(n_rows):  # the free rows' first free cell, before any search
+        if col_of[i] < 0:
+            for p in range(ptr[i], ptr[i + 1]):
+                if row_of[cols[p]] < 0:
+                    col_of[i] = cols[p]
+                    row_of[cols[p]] = i
+                    break
+    steps += cols.shape[0]
+    while True:
+        head = tail = 0
+        for i in range(n_rows):
+            if col_of[i] < 0 and ptr[i + 1] > ptr[i]:
+                dist[i] = 0
+                queue[tail] = i
+                tail += 1
+            else:
+                dist[i] = _FAR
+        # The search stops at the first free column: its layer is the shortest augmenting paths'
+        # (``limit``), and every row of the layer before it is labelled already (the layers are
+        # filled in order), which is all the augmentations below read.
+        limit = _FAR
+        while head < tail and limit == _FAR:
+            i = queue[head]
+            head += 1
+            for p in range(ptr[i], ptr[i + 1]):
+                r = row_of[cols[p]]
+                if r < 0:
+                    limit = dist[i] + 1
+                    steps += p - ptr[i] + 1
+                    break
+                if dist[r] == _FAR:
+                    dist[r] = dist[i] + 1
+                    queue[tail] = r
+                    tail += 1
+            else:
+                steps += ptr[i + 1] - ptr[i]
+        if limit == _FAR:
+            return True, steps
+        if steps > max_steps:
+            return False, steps
+        for i in range(n_rows):
+            it[i] = ptr[i]
+        for source in range(n_rows):
+            if col_of[source] >= 0 or dist[source] != 0:
+                continue
+            stack[0] = source
+            depth = 1
+            while depth > 0:
+                i = stack[depth - 1]
+                if it[i] == ptr[i + 1]:
+                    dist[i] = _FAR  # a dead end for the rest of the phase
+                    depth -= 1
+                    continue
+                j = cols[it[i]]
+                it[i] += 1
+                steps += 1
+                r = row_of[j]
+                if r < 0:
+                    if dist[i] + 1 == limit:
+                        via[depth - 1] = j
+                        for q in range(depth):
+                            col_of[stack[q]] = via[q]
+                            row_of[via[q]] = stack[q]
+                        break
+                elif dist[r] == dist[i] + 1 and dist[r] < limit:
+                    via[depth - 1] = j
+                    stack[depth] = r
+                    depth += 1
+
+
+@njit(cache=True, nogil=True)
+def _reduce(ptr, cols, w, off_row, off_col, top, out_cols, out_w, sub_ptr, sub_col):
+    """One off each cell of a covered row (``off_row``) and of a covered column (``off_col``),
+    the cells left at 0 dropped and the rest written row by row into ``out_cols``, ``out_w``
+    (which may be ``cols``, ``w``: a cell is written at or before where it was read; ``ptr``
+    updated in place); the cells left at ``top`` − 1, the next level's, into ``sub_ptr``,
+    ``sub_col`` — unless that level is 1, where every cell is. Returns how many cells are kept."""
+    n_rows = ptr.shape[0] - 1
+    nxt = top - 1
+    q = 0
+    s = 0
+    lo = ptr[0]
+    for i in range(n_rows):
+        hi = ptr[i + 1]
+        ptr[i] = q
+        sub_ptr[i] = s
+        off = np.int64(1) if off_row[i] else np.int64(0)
+        for p in range(lo, hi):
+            x = w[p] - off - (np.int64(1) if off_col[cols[p]] else np.int64(0))
+            if x > 0:
+                out_w[q] = x
+                out_cols[q] = cols[p]
+                q += 1
+                if x == nxt and nxt > 1:
+                    sub_col[s] = cols[p]
+                    s += 1
+        lo = hi
+    ptr[n_rows] = q
+    sub_ptr[n_rows] = s
+    return q
+
+
+@njit(cache=True, nogil=True)
+def levels_max_weight(indptr, indices, weights, n_cols, max_steps):
+    """Largest total weight of a one-to-one matching of rows and columns of the sparse matrix of
+    positive integer weights in CSR form (``indices``, ``weights``: writable int64, only read), by Kao,
+    Lam, Sung & Ting's decomposition: with N the largest weight, mwm(G) = |a maximum matching of
+    the cells of weight N| + mwm(G'), where G' takes 1 off every cell of each vertex in a minimum
+    vertex cover of those cells (König's, read off the maximum matching) and drops the cells left
+    at 0 — its largest weight is N − 1. So N maximum-cardinality matchings
+    (:func:`_hopcroft_karp`) give the answer, each level's matching starting from the last one's
+    (a matched cell has exactly one covered end: it is at the new top), and each level's cells
+    are gathered on the last one's pass. Where nearly every cell holds the same few items
+    (random labels of many classes and clusters) this is what the shortest-path searches are
+    slowest at: there every search explores the rows reachable at no extra cost. Returns (the
+    total, whether it finished within ``max_steps`` cell reads, the cell reads)."""
+    n_rows = indptr.shape[0] - 1
+    ptr = indptr.copy()
+    cols, w = indices, weights  # the caller's, read until the first level's cover is taken off
+    m = cols.shape[0]
+    owned = False
+    col_of = np.full(n_rows, -1, dtype=np.int64)
+    row_of = np.full(n_cols, -1, dtype=np.int64)
+    sub_ptr = np.empty(n_rows + 1, dtype=np.int64)
+    sub_col = np.empty(m, dtype=np.int64)
+    dist = np.empty(n_rows, dtype=np.int64)
+    queue = np.empty(n_rows, dtype=np.int64)
+    stack = np.empty(n_rows + 1, dtype=np.int64)
+    via = np.empty(n_rows + 1, dtype=np.int64)
+    it = np.empty(n_rows, dtype=np.int64)
+    reached_col = np.zeros(n_cols, dtype=np.bool_)
+    covered_row = np.zeros(n_rows, dtype=np.bool_)
+    top = np.int64(0)
+    for p in range(m):
+        top = max(top, w[p])
+    total = np.int64(0)
+    if m == 0:
+        return total, True, 0
+    everything = _cells_at(ptr, cols, w, top, sub_ptr, sub_col) == m
+    steps = 2 * m
+    while m > 0:
+        if steps > max_steps:  # the levels' passes count too: the budget bounds the whole
+            return total, False, steps
+        if everything:  # every cell at the top: no copy
+            level_ptr, level_col = ptr, cols[:m]
+        else:
+            level_ptr, level_col = sub_ptr, sub_col[: sub_ptr[n_rows]]
+        complete, steps = _hopcroft_karp(level_ptr, level_col, col_of, row_of, dist, queue, stack, via, it,
+                                         steps, max_steps)
+        if not complete:
+            return total, False, steps
+        for i in range(n_rows):
+            if col_of[i] >= 0:
+                total += 1
+        if top == 1:
+            break
+        # König's cover: the rows not reached and the columns reached by alternating paths from
+        # the free rows.
+        covered_row[:] = True
+        reached_col[:] = False
+        head = tail = 0
+        for i in range(n_rows):
+            if col_of[i] < 0:
+                covered_row[i] = False
+                queue[tail] = i
+                tail += 1
+        while head < tail:
+            i = queue[head]
+            head += 1
+            for p in range(level_ptr[i], level_ptr[i + 1]):
+                j = level_col[p]
+                if not reached_col[j]:
+                    reached_col[j] = True
+                    r = row_of[j]  # never free: the matching is maximum
+                    if covered_row[r]:
+                        covered_row[r] = False
+                        queue[tail] = r
+                        tail += 1
+        if not owned:  # the first cover taken off: into arrays of its own, the caller's untouched
+            own_cols, own_w = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+            m = _reduce(ptr, cols, w, covered_row, reached_col, top, own_cols, own_w, sub_ptr, sub_col)
+            cols, w, owned = own_cols, own_w, True
+        else:
+            m = _reduce(ptr, cols, w, covered_row, reached_col, top, cols, w, sub_ptr, sub_col)
+        steps += m
+        top -= 1
+        everything = top == 1 or sub_ptr[n_rows] == m
+    return total, True, steps

@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .augmenting_paths import _flip_path, sparse_max_weight_matching
+from .augmenting_paths import _flip_path, levels_max_weight, sparse_max_weight_matching
 
 __all__ = ["bounds", "count_pairs", "grid_summary", "max_weight_assignment", "csr_order",
-           "sparse_max_weight_matching", "cell_components"]
+           "sparse_max_weight_matching", "levels_max_weight", "cell_components"]
 
 
 # --------------------------------------------------------------------------- counting

@@ -1,0 +1,147 @@
+"""ε's sparse matching by levels (metrics.core.kernels.augmenting_paths.levels_max_weight): cells of
+at most LEVELS_MAX_WEIGHT items matched by one maximum-cardinality matching per unit of the largest
+cell (Kao, Lam, Sung & Ting's decomposition), against scipy's dense assignment; the tables that go
+by levels, its budget of steps, and its cost estimate."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse
+from scipy.optimize import linear_sum_assignment
+
+import metrics
+from metrics.core.limits import COSTS
+from metrics.measures import matching
+
+compiled = pytest.importorskip("metrics.core.kernels.compiled", reason="numba (the `fast` extra) is not installed")
+
+
+def csr(dense):
+    rows, cols = np.nonzero(dense)
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=dense.shape[0]))))
+    return indptr, cols.astype(np.int64), dense[rows, cols].astype(np.int64)
+
+
+def best(dense) -> int:
+    r, c = linear_sum_assignment(dense, maximize=True)
+    return int(dense[r, c].sum())
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.floats(0.02, 1.0), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_levels_equal_scipy_s_dense_assignment(n_r, n_c, density, top, seed):
+    """Any positive integer cells (the kernel takes any top; the measures send it at most 4),
+    either way round, rows or columns without a cell included."""
+    rng = np.random.default_rng(seed)
+    dense = rng.integers(1, top + 1, (n_r, n_c)) * (rng.random((n_r, n_c)) < density)
+    if not dense.any():
+        return
+    for grid in (dense, dense.T):
+        total, complete, steps = compiled.levels_max_weight(*csr(grid), grid.shape[1], 10**7)
+        assert complete and total == best(grid) and steps > 0
+
+
+def test_levels_on_the_tables_that_need_many_augmentations():
+    """Unit cells in a band (every row competes with its neighbours for the same columns: long
+    alternating paths), and a table whose greedy first matching is as bad as it gets."""
+    band = np.zeros((200, 200), dtype=np.int64)
+    for i in range(200):
+        band[i, max(0, i - 2):i + 1] = 1
+    band[:, 0] = 2
+    perm = np.random.default_rng(1).permutation(200)
+    for grid in (band, band[perm], band[:, perm]):
+        assert compiled.levels_max_weight(*csr(grid), 200, 10**7)[:2] == (best(grid), True)
+    # Row i links to columns i and i + 1 (first to i + 1): greedy takes every i + 1, the last
+    # row's only column is gone, and one path through every row fixes it.
+    chain = np.zeros((300, 301), dtype=np.int64)
+    chain[np.arange(300), np.arange(300)] = 1
+    chain[np.arange(300), np.arange(1, 301)] = 1
+    chain[299, 299:] = [1, 0]
+    assert compiled.levels_max_weight(*csr(chain), 301, 10**7)[:2] == (best(chain), True)
+
+
+def test_levels_stop_at_their_budget_of_steps():
+    rng = np.random.default_rng(4)
+    dense = rng.integers(1, 3, (300, 300)) * (rng.random((300, 300)) < 0.05)
+    total, complete, steps = compiled.levels_max_weight(*csr(dense), 300, 10**7)
+    assert complete and total == best(dense)
+    stopped = compiled.levels_max_weight(*csr(dense), 300, steps // 4)
+    assert not stopped[1] and stopped[2] <= steps
+
+
+def random_table(k, n, seed):
+    rng = np.random.default_rng(seed)
+    return metrics.Contingency.from_labels(rng.integers(0, k, n), rng.integers(0, k, n))
+
+
+def test_tables_of_few_items_a_cell_go_by_levels_and_others_by_the_searches(monkeypatch):
+    calls = []
+    for name in ("levels_max_weight", "sparse_max_weight_matching"):
+        kernel = getattr(compiled, name)
+        monkeypatch.setattr(compiled, name, lambda *a, kernel=kernel, name=name: calls.append(name) or kernel(*a))
+    few = random_table(3000, 30000, 0)  # 9·10^6 possible cells: the sparse path; cells of 1–2 items
+    assert few.values.max() <= matching.LEVELS_MAX_WEIGHT
+    dense = few.to_dense()
+    want = best(dense)
+    assert matching.matched_mass(few) == want and calls == ["levels_max_weight"]
+    calls.clear()
+    shuffled = np.random.default_rng(2).permutation(few.n_cells)  # cells in no order: sorted first
+    assert matching._compiled_sparse_matching(few.rows[shuffled], few.cols[shuffled], few.values[shuffled]) == want
+    calls.clear()
+    more = metrics.Contingency.from_table(sparse.coo_matrix((few.values * 5, (few.rows, few.cols)), shape=few.shape))
+    assert matching.matched_mass(more) == 5 * want and calls == ["sparse_max_weight_matching"]
+
+
+def test_random_labels_of_many_classes_are_matched_within_the_estimate():
+    """The table the searches were slowest on (10^5 random labels of 10^4 classes and clusters:
+    cells of 1 or 2 items, every class sharing clusters with many): computed, the same value as
+    the searches', and its estimate is cells × the largest cell at the levels' cost."""
+    t = random_table(10**4, 10**5, 3)
+    parts = t.memo("matching_components", matching.matching_components)
+    hard = ~parts.star
+    assert matching.sparse_matching_seconds(t) == pytest.approx(
+        COSTS["levels_matching_cell"] * float(np.sum(parts.cells[hard] * parts.best[hard])))
+    assert matching.sparse_matching_seconds(t, compiled=False) > matching.sparse_matching_seconds(t)
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(t.rows, minlength=t.shape[0]))))  # cells row by row
+    searched, _, complete = compiled.sparse_max_weight_matching(indptr, t.cols, t.values, t.shape[1], 10**10)
+    values = metrics.evaluate(t, ["classification_error", "epsilon_n"])
+    assert complete and values["classification_error"] == pytest.approx(1 - int(searched) / t.n, abs=0)
+
+
+def test_a_stopped_levels_matching_is_reported(monkeypatch):
+    monkeypatch.setitem(COSTS, "levels_step", 1.0)  # a budget of 5 steps
+    t = random_table(3000, 30000, 5)
+    assert "classification_error" not in metrics.evaluate(t)
+    with pytest.raises(ValueError, match=r"classification_error is not computed.*stopped after"):
+        metrics.MEASURES["classification_error"](t)
+
+
+def test_nca_and_psi_are_gated_by_their_own_searches_estimate_not_by_epsilon_s(monkeypatch):
+    """ε by levels may be within the budget where NCA's and PSI's searches (fractional weights:
+    no levels) are not: those are left out by their estimate at once, never run to their budget."""
+    t = random_table(3000, 30000, 6)
+    by_levels = matching.sparse_matching_seconds(t)
+    searched = matching.sparse_matching_seconds(t, counts=False)
+    assert by_levels < searched
+    monkeypatch.setattr(matching, "MATCHING_BUDGET", (by_levels * searched) ** 0.5)
+    monkeypatch.setitem(COSTS, "levels_step", 1e-15)  # the levels' budget of steps: never reached here
+    ran = []
+    kernel = compiled.sparse_max_weight_matching
+    monkeypatch.setattr(compiled, "sparse_max_weight_matching", lambda *a: ran.append(1) or kernel(*a))
+    values = metrics.evaluate(t)
+    assert "classification_error" in values and "epsilon_n" in values and "npa" in values
+    assert not {"nca", "psi", "psi_simplified"} & values.keys() and not ran
+    with pytest.raises(ValueError, match=r"nca is not computed.*would take about .* s of one core"):
+        metrics.MEASURES["nca"](t)
+
+
+def test_a_table_of_read_only_arrays_is_matched_by_levels():
+    t = random_table(3000, 30000, 7)
+    want = matching.matched_mass(t)
+    rows, cols, vals = (x.copy() for x in (t.rows, t.cols, t.values.astype(np.int32)))
+    for x in (rows, cols, vals):
+        x.flags.writeable = False
+    assert matching._compiled_sparse_matching(rows, cols, vals) == want
