@@ -23,21 +23,18 @@ machine disturbs far less (everything timed on the host is single-threaded; the 
 section always uses wall-clock time). The compiled
 kernels are loaded (or compiled) before timing; the first call's time is printed once.
 
-When a GPU is present, a GPU section times the same labels on the device, once through
-PyTorch (with CUDA) and once through CuPy, each where installed: ours (counted and
-summarised on the device, measures on the host) for V alone and for every measure but
-AMI, the device's raw count of the table (its library's fastest: ``bincount``, or CuPy's
-``add.at`` beyond 10^4 cells, where its ``bincount`` is slow) and its read floor, and torchmetrics'
-V-measure and ARI where installed (CuPy's arrays handed to it through DLPack), with
-their values beside ours. ``--gpu-only`` adds 10^9 int32 labels drawn on the device
-(10 x 10 and 1000 x 1000) and 10^7 labels of 10^5 x 10^5 classes and clusters (a sparse
-table: the raw floor is the device's ``unique`` with counts; torchmetrics, which makes the
-table dense, is not run, and the same labels on the host are timed instead).
+When a GPU is present, a GPU section times the same labels on the device through PyTorch
+(CUDA) and CuPy, each where installed: ours (counted and summarised on the device, measures on
+the host) for V alone and for every measure but AMI, the device's raw count of the table and
+its read floor, and torchmetrics' V and ARI where installed, their values beside ours.
+``--gpu-only`` adds 10^9 int32 labels drawn on the device and 10^7 labels of 10^5 x 10^5
+classes and clusters (a sparse table; see :func:`gpu_case`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import time
 import warnings
@@ -50,9 +47,7 @@ from metrics.core.kernels import counting as _counting
 
 AMI_KEYS = {k for k in metrics.MEASURES if k.startswith("ami")}
 KEYS = [k for k in metrics.MEASURES if k not in AMI_KEYS]
-
-
-CLOCK = time.perf_counter
+CLOCK = time.perf_counter  # --cpu-time: this process's CPU time
 
 
 def best_of(fn, repeat: int) -> float:
@@ -323,10 +318,11 @@ def table_cases(repeat: int, quick: bool) -> None:
       a share of them (20 %, then 95 %) put in a random one, every measure but AMI, against
       reading the grid once (its sum). Each class keeps a dominant cluster: the assignment
       measures' matching is certified by the lines' maxima (metrics.core.kernels.line_maxima).
-    * the same of a grid of uniform random counts 0-19 (10^7 items): no class has a dominant
-      cluster, ties everywhere — the assignment measures solve a full assignment problem; then
-      the same without the assignment measures, ``from_table`` alone and each assignment
-      measure alone.
+    * the same of two tables where no class has a dominant cluster — uniform random counts 0-19,
+      and the table of 10^7 random labels (Poisson(10) cells): the assignment measures solve
+      full assignment problems; then the same without the assignment measures, ``from_table``
+      alone, and each assignment measure alone beside the peer a user would call instead,
+      scipy's ``linear_sum_assignment`` of the same weights (its matching alone, no measure).
     * a coordinate table of 10^5 x 10^5 classes and clusters with 10^6 (``--quick``) or 10^7
       non-zero cells (``from_table`` of a scipy COO matrix, then every measure but AMI and the
       assignment ones): the per-cell sums come from one compiled pass, against reading the
@@ -337,8 +333,8 @@ def table_cases(repeat: int, quick: bool) -> None:
     _counting.load_compiled()  # the compiled passes, as a warmed-up server has them
     print(f"\n{'table case':<52} {'floor ms':>9} {'ours ms':>9} {'ours/floor':>10}")
 
-    def row(name, floor_s, ours_s):
-        print(f"{name:<52} {floor_s * 1e3:9.3f} {ours_s * 1e3:9.3f} {ours_s / floor_s:10.1f}", flush=True)
+    def row(name, floor_s, ours_s, peer=""):
+        print(f"{name:<52} {floor_s * 1e3:9.3f} {ours_s * 1e3:9.3f} {ours_s / floor_s:10.1f}{peer}", flush=True)
 
     for moved in (0.2, 0.95):
         classes = rng.integers(0, 1000, 10**7)
@@ -349,21 +345,10 @@ def table_cases(repeat: int, quick: bool) -> None:
                        2 * repeat)
         row(f"all measures of a clustering's table, {moved:.0%} moved ({len(KEYS)})",
             best_of(clustering.sum, 2 * repeat), ours)
-    grid = rng.integers(0, 20, (1000, 1000))
-    metrics.evaluate(metrics.Contingency.from_table(grid), KEYS)
-    floor = best_of(grid.sum, 2 * repeat)
-
-    def from_grid():
-        return metrics.Contingency.from_table(grid)
-
-    row(f"all measures of uniform counts 0-19 ({len(KEYS)})", floor,
-        best_of(lambda: _evaluate_fresh(from_grid, KEYS), 2 * repeat))
-    row(f"  the {len(no_assignment)} without an assignment", floor,
-        best_of(lambda: _evaluate_fresh(from_grid, no_assignment), 4 * repeat))
-    row("  from_table alone", floor, best_of(from_grid, 4 * repeat))
-    for key in sorted(ASSIGNMENT_KEYS):  # each on a fresh table: its own assignment, nothing shared
-        row(f"  {key} alone (with from_table)", floor,
-            best_of(lambda key=key: _evaluate_fresh(from_grid, [key]), repeat))
+    uniform = rng.integers(0, 20, (1000, 1000))
+    random_labels = np.bincount(rng.integers(0, 10**6, 10**7), minlength=10**6).reshape(1000, 1000)
+    for name, grid in (("uniform counts 0-19", uniform), ("10^7 random labels' table", random_labels)):
+        _no_dominant_cluster(name, grid, repeat, row, no_assignment)
     from scipy import sparse
 
     for cells in (10**6,) if quick else (10**6, 10**7):
@@ -386,26 +371,42 @@ def table_cases(repeat: int, quick: bool) -> None:
         row("  from_table of its COO matrix", cell_floor, build)
 
 
+def _no_dominant_cluster(name: str, grid, repeat: int, row, no_assignment) -> None:
+    from scipy.optimize import linear_sum_assignment
+
+    def from_grid():
+        return metrics.Contingency.from_table(grid)
+
+    metrics.evaluate(from_grid(), KEYS)
+    floor = best_of(grid.sum, 2 * repeat)
+    row(f"all measures of {name} ({len(KEYS)})", floor, best_of(lambda: _evaluate_fresh(from_grid, KEYS), 2 * repeat))
+    row(f"  the {len(no_assignment)} without an assignment", floor,
+        best_of(lambda: _evaluate_fresh(from_grid, no_assignment), 4 * repeat))
+    row("  from_table alone", floor, best_of(from_grid, 4 * repeat))
+    a, b = grid.sum(1, keepdims=True), grid.sum(0, keepdims=True)
+    peer_weights = {"nca": grid / a, "npa": grid / b, "psi": grid / np.maximum(a, b)}  # what each matches
+    for key in sorted(ASSIGNMENT_KEYS):  # each on a fresh table: its own assignment, nothing shared
+        ours = best_of(lambda key=key: _evaluate_fresh(from_grid, [key]), repeat)
+        weights = peer_weights.get(key.removesuffix("_simplified"), grid.astype(float))
+        peer = best_of(lambda w=weights: linear_sum_assignment(w, maximize=True), repeat)
+        row(f"  {key} alone (with from_table)", floor, ours,
+            f"  scipy's matching {peer * 1e3:.1f} ms, ours/scipy {ours / peer:.2f}")
+
+
 def _gpu_libraries(dry_run: bool = False):
     """[(library, module, device)] for PyTorch with CUDA and for CuPy with a GPU, each where
     present. ``dry_run``: PyTorch's CPU device instead, to check this section without a GPU."""
     found = []
-    try:
+    with contextlib.suppress(Exception):  # no PyTorch, or a broken CUDA install
         import torch
 
-        if torch.cuda.is_available():
-            found.append(("torch", torch, "cuda"))
-        elif dry_run:
-            found.append(("torch", torch, "cpu"))
-    except Exception:  # no PyTorch, or a broken CUDA install
-        pass
-    try:
+        if torch.cuda.is_available() or dry_run:
+            found.append(("torch", torch, "cuda" if torch.cuda.is_available() else "cpu"))
+    with contextlib.suppress(Exception):
         import cupy
 
         if not dry_run and cupy.cuda.runtime.getDeviceCount() > 0:
             found.append(("cupy", cupy, "cuda"))
-    except Exception:
-        pass
     return found
 
 
