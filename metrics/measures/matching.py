@@ -13,7 +13,6 @@ References
 from __future__ import annotations
 
 import sys
-import time
 from itertools import permutations
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -25,16 +24,14 @@ from ..core.batch import TableBatch
 from ..core.cells import distinct_sizes
 from ..core.contingency import Contingency
 from ..core.kernels import counting, small_assignment
-from ..core.limits import COSTS, FLOAT_MATCHING_BUDGET, MATCHING_BUDGET
+from ..core.limits import COSTS, MATCHING_BUDGET
 from ..core.registry import register
+from .compiled_matching import MatchingStopped, by_levels, compiled_sparse_matching
 
 if TYPE_CHECKING:
     from scipy import sparse
     from scipy.optimize import linear_sum_assignment as scipy_assignment
-    from scipy.sparse.csgraph import (
-        connected_components,
-        min_weight_full_bipartite_matching,
-    )
+    from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
 else:  # imported on first use: `import metrics` stays fast (metrics._lazy)
     sparse = lazy_module("scipy.sparse")
     # scipy.optimize's C assignment alone, not the package (metrics._lazy.extension_function)
@@ -286,24 +283,11 @@ def matched_mass(t):
                 return value
         return _dense_matching(t.to_dense() if t.grid is None else t.grid)  # read, never written
     try:
-        return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, t.memo("matching_components", matching_components),
-                                t.memo("matching_cell_components", matching_cell_components))
+        parts = t.memo("matching_components", matching_components)
+        comp = t.memo("matching_cell_components", matching_cell_components) if parts.star.any() else None
+        return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, parts, comp)
     except MatchingStopped as stopped:
         return stopped  # memoised: matching_out_of_budget reports it, no one runs it again
-
-
-# Cells of at most this many items are matched by levels; past it the searches are quicker (measured).
-LEVELS_MAX_WEIGHT = 4
-
-
-class MatchingStopped(ValueError):
-    """The sparse assignment stopped at its budget of steps (MATCHING_BUDGET seconds of one core at
-    the measured cost of a step); ``seconds`` is the time it had run."""
-
-    def __init__(self, seconds: float, budget: float):
-        self.seconds = seconds
-        super().__init__(f"its exact one-to-one matching was stopped after {seconds:.2g} s of one core, at its budget "
-                         f"of {budget:g} s (cells nearly all equal make the search explore the whole table)")
 
 
 def _dense_matching(dense: np.ndarray):
@@ -399,14 +383,10 @@ def sparse_matching_seconds(t, compiled: bool | None = None, counts: bool = True
         compiled = counting.compiled_available()
     parts = t.memo("matching_components", matching_components)
     hard = ~parts.star
-    if compiled and counts and hard.any() and _by_levels(parts.best[hard]):
+    if compiled and counts and hard.any() and by_levels(parts.best[hard]):
         return COSTS["levels_matching_cell"] * float(np.sum(parts.cells[hard] * parts.best[hard].astype(np.float64)))
     cost = COSTS["sparse_matching_cell"] if compiled else COSTS["scipy_matching_cell"]
     return cost * t.memo("matching_work", _matching_work)
-
-
-def _by_levels(cells: np.ndarray) -> bool:  # whether the compiled matching of these cells goes by levels
-    return cells.dtype.kind in "iu" and int(cells.max()) <= LEVELS_MAX_WEIGHT
 
 
 def _matching_work(t) -> float:
@@ -455,15 +435,17 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=
     parts = structure or _component_structure(rows, cols, vals, n_r, n_c)
     star = parts.star
     total = parts.best[star].sum()
-    if comp is None:
-        comp = parts.of_cells(rows)
-    rest = np.flatnonzero(~star[comp])
-    if rest.size == 0:
-        return total
-    compiled = _compiled_sparse_matching(*((rows, cols, vals) if rest.size == rows.size  # all: nothing to gather
-                                           else (rows[rest], cols[rest], vals[rest])))
+    rest = None  # no star (random labels: one component): every cell, nothing to gather
+    if star.any():
+        comp = parts.of_cells(rows) if comp is None else comp
+        rest = np.flatnonzero(~star[comp])
+        if rest.size == 0:
+            return total
+    kept = (rows, cols, vals) if rest is None else (rows[rest], cols[rest], vals[rest])
+    compiled = compiled_sparse_matching(*kept, shape=(n_r, n_c), top=parts.best[~star].max())
     if compiled is not None:
         return total + compiled
+    comp, rest = (parts.of_cells(rows), np.arange(rows.size)) if rest is None else (comp, rest)
     order = rest[np.argsort(comp[rest], kind="stable")]
     bounds = np.flatnonzero(np.diff(comp[order])) + 1
     for cells in np.split(order, bounds):
@@ -476,61 +458,6 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=
         else:
             total += _min_cost_matching(r, c, vals[cells], r_ids.size, c_ids.size)
     return total
-
-
-def _compiled_sparse_matching(rows, cols, vals):
-    """The maximum-weight matching of the cells (rows[k], cols[k]) holding vals[k], every component
-    at once, by the compiled sparse assignment (:mod:`metrics.core.kernels.augmenting_paths`), by
-    levels where no cell holds over :data:`LEVELS_MAX_WEIGHT` items; None without numba, or where
-    integer distances could overflow int64 (the caller then solves each component with scipy)."""
-    kernels = counting.compiled_kernels(rows.size * 100)  # any sparse assignment repays the load
-    if kernels is None:
-        return None
-    if _by_levels(vals):
-        return _levels_matching(kernels, rows, cols, vals)
-    # Rows start the searches: the smaller side, renumbered to the classes and clusters in use (by
-    # their counts, not np.unique's sort: a random 10^5 x 10^5 table's 10^6 cells sorted twice per
-    # matching cost as much as the renumbering and the CSR order together, ten times over).
-    n_r_used, r = _used_ranks(rows)
-    n_c_used, c = _used_ranks(cols)
-    if n_r_used > n_c_used:
-        n_r_used, r, n_c_used, c = n_c_used, c, n_r_used, r
-    integer = vals.dtype.kind in "iu"
-    if integer and int(vals.max()) * (n_r_used + 1) >= 1 << 56:
-        return None
-    weights = vals.astype(np.int64 if integer else np.float64)
-    order, indptr = kernels.csr_order(r, n_r_used)
-    budget = MATCHING_BUDGET if integer else FLOAT_MATCHING_BUDGET
-    start = time.thread_time()
-    total, _, complete = kernels.sparse_max_weight_matching(indptr, c[order], weights[order],
-                                                            n_c_used, int(budget / COSTS["matching_step"]))
-    if not complete:
-        raise MatchingStopped(time.thread_time() - start, budget)
-    return int(total) if integer else float(total)
-
-
-def _levels_matching(kernels, rows, cols, vals) -> int:
-    """By levels: no renumbering (empty lines cost nothing there), no sort of cells row by row."""
-    n_r, n_c = int(rows.max()) + 1, int(cols.max()) + 1
-    if np.all(rows[1:] >= rows[:-1]):
-        indptr = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n_r))))
-    else:
-        order, indptr = kernels.csr_order(rows.astype(np.int64, copy=False), n_r)
-        cols, vals = cols[order], vals[order]
-    cols, vals = (np.require(x, np.int64, ["C", "W"]) for x in (cols, vals))
-    start = time.thread_time()
-    total, complete, _ = kernels.levels_max_weight(indptr, cols, vals, n_c, int(MATCHING_BUDGET / COSTS["levels_step"]))
-    if not complete:
-        raise MatchingStopped(time.thread_time() - start, MATCHING_BUDGET)
-    return int(total)
-
-
-def _used_ranks(index: np.ndarray) -> tuple[int, np.ndarray]:
-    """How many distinct values the non-negative ints ``index`` hold, and each one's rank among
-    them (int64): ``np.unique(index, return_inverse=True)`` without sorting."""
-    used = np.bincount(index) > 0
-    ranks = np.cumsum(used) - 1
-    return int(ranks[-1]) + 1, ranks[index]
 
 
 def _min_cost_matching(rows, cols, vals, n_r: int, n_c: int):

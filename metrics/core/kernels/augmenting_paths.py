@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["sparse_max_weight_matching", "augment_free_rows", "cell_cost", "levels_max_weight"]
+__all__ = ["sparse_max_weight_matching", "augment_free_rows", "cell_cost", "levels_max_weight", "held_max_weight"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -231,6 +231,10 @@ def augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, steps, v
 
 # ----------------------------------------------------------------- small integer weights: by levels
 _FAR = np.int64(1) << 62
+# An odd multiplier that spreads the rows' first looks (:func:`_hopcroft_karp`) over their cells.
+_SPREAD = np.int64(40503)
+# ``row_of`` of a column whose cell of the matching must stay (:func:`_held_heavy`).
+_HELD = np.int64(-2)
 
 
 @njit(cache=True, nogil=True)
@@ -252,16 +256,27 @@ def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps
     """A maximum matching of the cells in CSR (``ptr``, ``cols``), grown from the matching in
     ``col_of``/``row_of`` (updated in place) by Hopcroft & Karp's phases: a breadth-first search
     from every free row that layers the rows by their shortest alternating distance, then
-    depth-first augmentations along the layers. Returns (finished within ``max_steps`` cell
-    reads, counted from ``steps``; the count)."""
+    depth-first augmentations along the layers. A column whose ``row_of`` is :data:`_HELD` is
+    neither free nor passed through: its cell of the matching stays. Returns (finished within
+    ``max_steps`` cell reads, counted from ``steps``; the count)."""
     n_rows = ptr.shape[0] - 1
-    for i in range(n_rows):  # the free rows' first free cell, before any search
-        if col_of[i] < 0:
-            for p in range(ptr[i], ptr[i + 1]):
-                if row_of[cols[p]] < 0:
-                    col_of[i] = cols[p]
-                    row_of[cols[p]] = i
-                    break
+    # Each free row takes a free cell before any search, looking from a point of its row that
+    # varies from row to row: a row's columns come in ascending order, and from the first one
+    # every row would pass over the low columns the rows before it took.
+    for i in range(n_rows):
+        lo, hi = ptr[i], ptr[i + 1]
+        if col_of[i] >= 0 or hi == lo:
+            continue
+        start = lo + (i * _SPREAD) % (hi - lo)
+        p = start
+        while True:
+            if row_of[cols[p]] == -1:
+                col_of[i] = cols[p]
+                row_of[cols[p]] = i
+                break
+            p = lo if p + 1 == hi else p + 1
+            if p == start:
+                break
     steps += cols.shape[0]
     while True:
         head = tail = 0
@@ -281,11 +296,11 @@ def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps
             head += 1
             for p in range(ptr[i], ptr[i + 1]):
                 r = row_of[cols[p]]
-                if r < 0:
+                if r == -1:
                     limit = dist[i] + 1
                     steps += p - ptr[i] + 1
                     break
-                if dist[r] == _FAR:
+                if r >= 0 and dist[r] == _FAR:
                     dist[r] = dist[i] + 1
                     queue[tail] = r
                     tail += 1
@@ -312,14 +327,14 @@ def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps
                 it[i] += 1
                 steps += 1
                 r = row_of[j]
-                if r < 0:
+                if r == -1:
                     if dist[i] + 1 == limit:
                         via[depth - 1] = j
                         for q in range(depth):
                             col_of[stack[q]] = via[q]
                             row_of[via[q]] = stack[q]
                         break
-                elif dist[r] == dist[i] + 1 and dist[r] < limit:
+                elif r >= 0 and dist[r] == dist[i] + 1 and dist[r] < limit:
                     via[depth - 1] = j
                     stack[depth] = r
                     depth += 1
@@ -358,6 +373,98 @@ def _reduce(ptr, cols, w, off_row, off_col, top, out_cols, out_w, sub_ptr, sub_c
 
 
 @njit(cache=True, nogil=True)
+def _held_heavy(ptr, cols, w, n_cols, at, max_steps):
+    """The matching's weight by a bound and a matching that reaches it, where few cells (at the
+    positions ``at``, ascending) hold more than one item — random labels of many classes and
+    clusters, whose levels would each pass over every cell. Any matching M weighs
+    |M| + Σ_{cells of M} (w − 1) ≤ ν + X, with ν the largest matching's size (at most the rows,
+    or the columns, that have cells) and X the heaviest matching of the cells of w ≥ 2 weighed
+    w − 1 (a small problem: the searches of :func:`sparse_max_weight_matching`). Held fixed
+    (:data:`_HELD`), that matching is grown by :func:`_hopcroft_karp` over every cell; if it
+    reaches as many rows or columns as have cells, it weighs at least ν + X, so exactly that.
+    Returns (the weight, 1 certified / 0 not / 2 stopped at ``max_steps``, the cell reads: the
+    heavy matching's counted as its cells, its own budget what is left)."""
+    n_rows = ptr.shape[0] - 1
+    q = at.shape[0]
+    lines = min(q, n_rows)
+    h_ptr = np.empty(lines + 1, dtype=np.int64)
+    h_row = np.empty(lines, dtype=np.int64)
+    h_col = np.empty(q, dtype=np.int64)
+    h_w = np.empty(q, dtype=np.int64)
+    k = 0
+    row = -1
+    for a in range(q):  # the heavy cells by row, the rows that have any renumbered 0 … k − 1
+        p = at[a]
+        h_col[a] = cols[p]
+        h_w[a] = w[p] - 1
+        if row < 0 or p >= ptr[row + 1]:
+            row += 1
+            while ptr[row + 1] <= p:
+                row += 1
+            h_row[k] = row
+            h_ptr[k] = a
+            k += 1
+    h_ptr[k] = q
+    steps = cols.shape[0] + q
+    excess, h_of, complete = sparse_max_weight_matching(h_ptr[: k + 1], h_col, h_w, n_cols, max_steps - steps)
+    if not complete:
+        return excess, 2, max_steps
+    col_of = np.full(n_rows, -1, dtype=np.int64)
+    row_of = np.full(n_cols, -1, dtype=np.int64)
+    dist, queue, it = np.empty(n_rows, dtype=np.int64), np.empty(n_rows, dtype=np.int64), np.empty(n_rows, np.int64)
+    stack, via = np.empty(n_rows + 1, dtype=np.int64), np.empty(n_rows + 1, dtype=np.int64)
+    for a in range(k):
+        if h_of[a] < n_cols:
+            col_of[h_row[a]] = h_of[a]
+            row_of[h_of[a]] = _HELD
+    complete, steps = _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps, max_steps)
+    if not complete:
+        return excess, 2, steps
+    size = rows_used = 0
+    for i in range(n_rows):
+        size += col_of[i] >= 0
+        rows_used += ptr[i + 1] > ptr[i]
+    if size < rows_used:
+        seen = np.zeros(n_cols, dtype=np.bool_)
+        for p in range(cols.shape[0]):
+            seen[cols[p]] = True
+        steps += cols.shape[0]
+        if size < seen.sum():
+            return excess, 0, steps
+    return size + excess, 1, steps
+
+
+# Where at most 1/HELD_HEAVY_SHARE of the cells hold more than one item, the bound is tried first.
+HELD_HEAVY_SHARE = 8
+
+
+@njit(cache=True, nogil=True)
+def held_max_weight(indptr, indices, weights, n_cols, max_steps):
+    """The largest weight of a one-to-one matching of the CSR matrix of positive integer weights
+    (int64) by a bound and a matching that reaches it (:func:`_held_heavy`), where at most
+    1/:data:`HELD_HEAVY_SHARE` of its cells exceed 1 — tables of many classes and clusters whose
+    cells hold one item, a few two or more, whatever the largest. Returns (the weight, 1 certified
+    / 0 not tried or not certified / 2 stopped at ``max_steps`` cell reads, the cell reads, the
+    largest weight)."""
+    m = indices.shape[0]
+    cap = m // HELD_HEAVY_SHARE
+    at = np.empty(cap, dtype=np.int64)
+    top = weights[:0].sum()
+    heavy = 0
+    for p in range(m):  # the largest cell, and where the cells of more than one item are (while few)
+        x = weights[p]
+        top = max(top, x)
+        if x > 1:
+            if heavy < cap:
+                at[heavy] = p
+            heavy += 1
+    if 0 < heavy <= cap:
+        weight, status, steps = _held_heavy(indptr, indices, weights, n_cols, at[:heavy], max_steps)
+        return np.int64(weight), status, steps, top
+    return np.int64(0), 0, m, top
+
+
+@njit(cache=True, nogil=True)
 def levels_max_weight(indptr, indices, weights, n_cols, max_steps):
     """Largest total weight of a one-to-one matching of rows and columns of the sparse matrix of
     positive integer weights in CSR form (``indices``, ``weights``: writable int64, only read), by Kao,
@@ -369,12 +476,22 @@ def levels_max_weight(indptr, indices, weights, n_cols, max_steps):
     (a matched cell has exactly one covered end: it is at the new top), and each level's cells
     are gathered on the last one's pass. Where nearly every cell holds the same few items
     (random labels of many classes and clusters) this is what the shortest-path searches are
-    slowest at: there every search explores the rows reachable at no extra cost. Returns (the
-    total, whether it finished within ``max_steps`` cell reads, the cell reads)."""
+    slowest at: there every search explores the rows reachable at no extra cost. Where at most
+    1/:data:`HELD_HEAVY_SHARE` of the cells hold more than one item, a bound and a matching that
+    reaches it (:func:`held_max_weight`) come first: one maximum-cardinality matching of every
+    cell instead of a pass a level. Returns (the total, whether it finished within ``max_steps``
+    cell reads, the cell reads)."""
     n_rows = indptr.shape[0] - 1
-    ptr = indptr.copy()
     cols, w = indices, weights  # the caller's, read until the first level's cover is taken off
     m = cols.shape[0]
+    total = np.int64(0)
+    if m == 0:
+        return total, True, 0
+    weight, status, steps, top = held_max_weight(indptr, cols, w, n_cols, max_steps)
+    if status != 0:
+        return weight, status == 1, steps
+    max_steps -= steps  # the levels' budget: what the bound's try left
+    ptr = indptr.copy()
     owned = False
     col_of = np.full(n_rows, -1, dtype=np.int64)
     row_of = np.full(n_cols, -1, dtype=np.int64)
@@ -387,12 +504,6 @@ def levels_max_weight(indptr, indices, weights, n_cols, max_steps):
     it = np.empty(n_rows, dtype=np.int64)
     reached_col = np.zeros(n_cols, dtype=np.bool_)
     covered_row = np.zeros(n_rows, dtype=np.bool_)
-    top = np.int64(0)
-    for p in range(m):
-        top = max(top, w[p])
-    total = np.int64(0)
-    if m == 0:
-        return total, True, 0
     everything = _cells_at(ptr, cols, w, top, sub_ptr, sub_col) == m
     steps = 2 * m
     while m > 0:

@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .augmenting_paths import _flip_path, levels_max_weight, sparse_max_weight_matching
+from .augmenting_paths import _flip_path, held_max_weight, levels_max_weight, sparse_max_weight_matching
 
 __all__ = ["bounds", "count_pairs", "grid_summary", "max_weight_assignment", "csr_order",
-           "sparse_max_weight_matching", "levels_max_weight", "cell_components"]
+           "sparse_max_weight_matching", "levels_max_weight", "held_max_weight", "sorted_indptr", "cell_components"]
 
 
 # --------------------------------------------------------------------------- counting
@@ -309,6 +309,25 @@ def csr_order(keys, n_keys):
         order[pos[k]] = i
         pos[k] += 1
     return order, indptr
+
+
+@njit(cache=True, nogil=True)
+def sorted_indptr(keys, n_keys):
+    """The CSR index pointer of ``keys`` (ints in 0..n_keys − 1) where they are sorted already (a
+    table's cells come row by row): one pass, no order; an empty array where they are not."""
+    indptr = np.empty(n_keys + 1, dtype=np.int64)
+    r = 0
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        if k < r - 1:
+            return indptr[:0]
+        while r <= k:  # rows r … k start here
+            indptr[r] = i
+            r += 1
+    while r <= n_keys:
+        indptr[r] = keys.shape[0]
+        r += 1
+    return indptr
 
 
 @njit(cache=True, nogil=True)

@@ -1,7 +1,8 @@
 """ε's sparse matching by levels (metrics.core.kernels.augmenting_paths.levels_max_weight): cells of
 at most LEVELS_MAX_WEIGHT items matched by one maximum-cardinality matching per unit of the largest
-cell (Kao, Lam, Sung & Ting's decomposition), against scipy's dense assignment; the tables that go
-by levels, its budget of steps, and its cost estimate."""
+cell (Kao, Lam, Sung & Ting's decomposition), or where few cells hold more than one item by a bound
+and a matching that reaches it, against scipy's dense assignment; the tables that go by levels, its
+budget of steps, and its cost estimate."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from scipy.optimize import linear_sum_assignment
 
 import metrics
 from metrics.core.limits import COSTS
-from metrics.measures import matching
+from metrics.measures import compiled_matching, matching
 
 compiled = pytest.importorskip("metrics.core.kernels.compiled", reason="numba (the `fast` extra) is not installed")
+from metrics.core.kernels import augmenting_paths  # noqa: E402  (numba is there: compiled imported it)
 
 
 def csr(dense):
@@ -79,20 +81,40 @@ def random_table(k, n, seed):
 
 def test_tables_of_few_items_a_cell_go_by_levels_and_others_by_the_searches(monkeypatch):
     calls = []
-    for name in ("levels_max_weight", "sparse_max_weight_matching"):
+    for name in ("levels_max_weight", "held_max_weight", "sparse_max_weight_matching"):
         kernel = getattr(compiled, name)
         monkeypatch.setattr(compiled, name, lambda *a, kernel=kernel, name=name: calls.append(name) or kernel(*a))
     few = random_table(3000, 30000, 0)  # 9·10^6 possible cells: the sparse path; cells of 1–2 items
-    assert few.values.max() <= matching.LEVELS_MAX_WEIGHT
+    assert few.values.max() <= compiled_matching.LEVELS_MAX_WEIGHT
     dense = few.to_dense()
     want = best(dense)
     assert matching.matched_mass(few) == want and calls == ["levels_max_weight"]
     calls.clear()
     shuffled = np.random.default_rng(2).permutation(few.n_cells)  # cells in no order: sorted first
-    assert matching._compiled_sparse_matching(few.rows[shuffled], few.cols[shuffled], few.values[shuffled]) == want
+    rows, cols, vals = few.rows[shuffled], few.cols[shuffled], few.values[shuffled]
+    assert compiled_matching.compiled_sparse_matching(rows, cols, vals) == want
     calls.clear()
     more = metrics.Contingency.from_table(sparse.coo_matrix((few.values * 5, (few.rows, few.cols)), shape=few.shape))
-    assert matching.matched_mass(more) == 5 * want and calls == ["sparse_max_weight_matching"]
+    assert matching.matched_mass(more) == 5 * want and calls == ["held_max_weight", "sparse_max_weight_matching"]
+    calls.clear()
+    # Past 4 items but few cells over 1: the bound, certified, where the searches would tie everywhere.
+    assert matching.matched_mass(few_heavy()) == best(few_heavy().to_dense()) and calls == ["held_max_weight"]
+
+
+def few_heavy():
+    """A random table of cells of 1–2 items with 30 cells raised to 9: past LEVELS_MAX_WEIGHT."""
+    few = random_table(3000, 30000, 0)
+    vals = few.values.copy()
+    vals[np.random.default_rng(3).choice(vals.size, 30, replace=False)] = 9
+    return metrics.Contingency.from_table(sparse.coo_matrix((vals, (few.rows, few.cols)), shape=few.shape))
+
+
+def test_the_bound_past_the_levels_stops_at_the_budget_and_says_so(monkeypatch):
+    t = few_heavy()
+    assert t.values.max() > compiled_matching.LEVELS_MAX_WEIGHT and not metrics.MEASURES["epsilon_n"].why_not(t)
+    monkeypatch.setitem(COSTS, "levels_step", 1.0)  # a budget of 5 cell reads
+    with pytest.raises(ValueError, match=r"epsilon_n is not computed.*stopped after"):
+        metrics.MEASURES["epsilon_n"](few_heavy())
 
 
 def test_random_labels_of_many_classes_are_matched_within_the_estimate():
@@ -144,4 +166,80 @@ def test_a_table_of_read_only_arrays_is_matched_by_levels():
     rows, cols, vals = (x.copy() for x in (t.rows, t.cols, t.values.astype(np.int32)))
     for x in (rows, cols, vals):
         x.flags.writeable = False
-    assert matching._compiled_sparse_matching(rows, cols, vals) == want
+    assert compiled_matching.compiled_sparse_matching(rows, cols, vals) == want
+
+
+def mostly_ones(rng, n_r, n_c, density, heavy_share, top):
+    """Cells of one item at ``density``, a ``heavy_share`` of them holding 2 … ``top`` items."""
+    ones = rng.random((n_r, n_c)) < density
+    return ones * (1 + rng.integers(1, top, (n_r, n_c)) * (rng.random((n_r, n_c)) < heavy_share))
+
+
+def held(grid, max_steps=10**7):
+    """(weight, status) of the bound and its certificate (``_held_heavy``), called as
+    levels_max_weight calls it: 1 certified, 0 refused, 2 stopped."""
+    indptr, cols, w = csr(grid)
+    weight, status, _ = augmenting_paths._held_heavy(indptr, cols, w, grid.shape[1], np.flatnonzero(w > 1), max_steps)
+    return weight, status
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.floats(0.02, 0.6), st.floats(0.0, 0.15), st.integers(2, 5),
+       st.integers(0, 2**32 - 1))
+def test_the_bound_where_it_is_certified_and_the_levels_everywhere_equal_scipy(n_r, n_c, density, share, top, seed):
+    grid = mostly_ones(np.random.default_rng(seed), n_r, n_c, density, share, top)
+    if not (grid > 1).any():
+        return
+    for g in (grid, grid.T):
+        weight, status = held(g)
+        assert status in (0, 1)
+        if status == 1:
+            assert weight == best(g)
+        assert compiled.levels_max_weight(*csr(g), g.shape[1], 10**7)[:2] == (best(g), True)
+
+
+def test_the_certificate_on_either_side_and_where_it_is_refused():
+    rng = np.random.default_rng(8)
+    square = mostly_ones(rng, 40, 40, 0.3, 0.05, 4)
+    tall = mostly_ones(rng, 60, 12, 0.5, 0.05, 3)  # every column matched, not every row: the columns count
+    for grid in (square, tall, tall.T):
+        assert (grid > 1).any() and held(grid) == (best(grid), 1)
+    # Row 1's one cell lies in the column of row 0's heavy cell: the largest matching (10) needs
+    # (0, 1) and (1, 0), so the bound ν + X = 11 is not reached (the best is 10). Refused; the
+    # levels answer, the table large enough (11 cells, 1 heavy) for levels_max_weight to try first.
+    blocked = np.zeros((10, 10), dtype=np.int64)
+    blocked[0, 0], blocked[0, 1], blocked[1, 0] = 2, 1, 1
+    blocked[np.arange(2, 10), np.arange(2, 10)] = 1
+    assert held(blocked)[1] == 0 and best(blocked) == 10
+    assert compiled.levels_max_weight(*csr(blocked), 10, 10**7)[:2] == (10, True)
+
+
+def test_the_bound_stops_at_the_budget_of_steps():
+    grid = mostly_ones(np.random.default_rng(9), 300, 300, 0.1, 0.02, 3)
+    total, complete, steps = compiled.levels_max_weight(*csr(grid), 300, 10**7)
+    assert complete and total == best(grid) and held(grid)[1] == 1
+    assert held(grid, steps // 2)[1] == 2 and held(grid, 10)[1] == 2  # in the searches, in the heavy cells' matching
+    stopped = compiled.levels_max_weight(*csr(grid), 300, steps // 2)
+    assert not stopped[1] and stopped[2] <= steps
+
+
+@pytest.mark.parametrize("keys, n_keys", [([0, 0, 1, 3, 3, 3], 4), ([2, 2, 5], 8), ([], 3), ([1], 2)])
+def test_sorted_indptr_is_the_csr_pointer_of_sorted_keys(keys, n_keys):
+    keys = np.array(keys, dtype=np.int64)
+    want = np.concatenate(([0], np.cumsum(np.bincount(keys, minlength=n_keys))))
+    assert np.array_equal(compiled.sorted_indptr(keys, n_keys), want)
+
+
+@pytest.mark.parametrize("keys", [[1, 0], [0, 2, 2, 1], [3, 3, 0, 3]])
+def test_sorted_indptr_is_empty_where_the_keys_are_not_sorted(keys):
+    assert compiled.sorted_indptr(np.array(keys, dtype=np.int64), 4).size == 0
+
+
+def test_a_table_without_a_star_matches_every_cell_without_gathering_their_components():
+    """Random labels make one component and no star: the cells go to the matching as they are
+    (no gather of each cell's component, which only a table with stars needs)."""
+    t = random_table(3000, 30000, 8)
+    parts = t.memo("matching_components", matching.matching_components)
+    assert not parts.star.any()
+    assert matching.matched_mass(t) == best(t.to_dense())
+    assert "matching_cell_components" not in t.__dict__.get("_memo", {})

@@ -14,7 +14,7 @@ from scipy.optimize import linear_sum_assignment
 
 import metrics
 from metrics.core.kernels import counting
-from metrics.measures import matching
+from metrics.measures import compiled_matching, matching
 
 compiled = pytest.importorskip("metrics.core.kernels.compiled", reason="numba (the `fast` extra) is not installed")
 
@@ -34,10 +34,10 @@ def test_compiled_sparse_assignment_equals_scipy_s_dense_assignment(n_r, n_c, de
     if rows.size == 0:
         return
     r, c = linear_sum_assignment(dense, maximize=True)
-    assert matching._compiled_sparse_matching(rows, cols, dense[rows, cols]) == dense[r, c].sum()
+    assert compiled_matching.compiled_sparse_matching(rows, cols, dense[rows, cols]) == dense[r, c].sum()
     share = dense / np.maximum(dense.sum(axis=1, keepdims=True), 1)
     r, c = linear_sum_assignment(share, maximize=True)
-    assert matching._compiled_sparse_matching(rows, cols, share[rows, cols]) == pytest.approx(
+    assert compiled_matching.compiled_sparse_matching(rows, cols, share[rows, cols]) == pytest.approx(
         share[r, c].sum(), abs=1e-12)
 
 
@@ -187,7 +187,7 @@ def test_renumbering_and_csr_order_equal_unique_and_a_stable_argsort(values, see
     index = np.array(values, dtype=np.int64)
     if seed % 2:
         index.sort()
-    size, ranks = matching._used_ranks(index)
+    size, ranks = compiled_matching.used_ranks(index)
     ids, inverse = np.unique(index, return_inverse=True)
     assert size == ids.size
     np.testing.assert_array_equal(ranks, inverse)
