@@ -37,15 +37,27 @@ def by_levels(cells: np.ndarray) -> bool:  # whether the compiled matching of th
 def compiled_sparse_matching(rows, cols, vals, shape=None, top=None):
     """The maximum-weight matching of the cells (rows[k], cols[k]) holding vals[k], every component
     at once, by the compiled sparse assignment (:mod:`metrics.core.kernels.augmenting_paths`): by
-    levels where no cell holds over :data:`LEVELS_MAX_WEIGHT` items (``shape``, ``top``: where
-    known), else integer cells first by the bound where few hold more than one item
-    (``held_max_weight``), then by the searches. None without numba, or where integer distances
-    could overflow int64 (the caller then solves each component with scipy)."""
+    levels where no cell holds over :data:`LEVELS_MAX_WEIGHT` items, else integer cells first by
+    the bound where few hold more than one item (``held_max_weight``; both on the cells as they
+    come, not renumbered), then by the searches (``shape``, ``top``: the table's and its largest
+    cell, where known). None without numba, or where integer distances could overflow int64 (the
+    caller then solves each component with scipy)."""
     kernels = counting.compiled_kernels(rows.size * 100)  # any sparse assignment repays the load
     if kernels is None:
         return None
-    if by_levels(vals if top is None else np.asarray(top)):
-        return _levels_matching(kernels, rows, cols, vals, shape or (int(rows.max()) + 1, int(cols.max()) + 1))
+    top = vals.max() if top is None else top
+    n_r, n_c = shape or (int(rows.max()) + 1, int(cols.max()) + 1)
+    integer = vals.dtype.kind in "iu"
+    if integer and (top <= LEVELS_MAX_WEIGHT or int(top) * (min(n_r, n_c) + 1) < 1 << 56):
+        # By levels (the bound first), or the bound alone: the cells row by row as they come.
+        indptr, c, w = _row_csr(kernels, rows, cols, vals, n_r)
+        steps, start = int(MATCHING_BUDGET / COSTS["levels_step"]), time.thread_time()
+        if top <= LEVELS_MAX_WEIGHT:
+            total, complete, _ = kernels.levels_max_weight(indptr, c, w, n_c, steps)
+            return _levels_result(total, complete, start)
+        total, status, _, _ = kernels.held_max_weight(indptr, c, w, n_c, steps)
+        if status:
+            return _levels_result(total, status == 1, start)
     # Rows start the searches: the smaller side, renumbered to the classes and clusters in use (by
     # their counts, not np.unique's sort: a random 10^5 x 10^5 table's 10^6 cells sorted twice per
     # matching cost as much as the renumbering and the CSR order together, ten times over).
@@ -53,18 +65,11 @@ def compiled_sparse_matching(rows, cols, vals, shape=None, top=None):
     n_c_used, c = used_ranks(cols)
     if n_r_used > n_c_used:
         n_r_used, r, n_c_used, c = n_c_used, c, n_r_used, r
-    integer = vals.dtype.kind in "iu"
-    if integer and int(vals.max()) * (n_r_used + 1) >= 1 << 56:
+    if integer and int(top) * (n_r_used + 1) >= 1 << 56:
         return None
-    weights = vals.astype(np.int64 if integer else np.float64)
-    order, indptr = kernels.csr_order(r, n_r_used)
+    indptr, c, weights = _row_csr(kernels, r, c, vals, n_r_used, np.int64 if integer else np.float64)
     budget = MATCHING_BUDGET if integer else FLOAT_MATCHING_BUDGET
     start = time.thread_time()
-    c, weights = c[order], weights[order]
-    if integer:  # few cells of more than one item: the bound and a matching that reaches it, first
-        total, status, _, _ = kernels.held_max_weight(indptr, c, weights, n_c_used, int(budget / COSTS["levels_step"]))
-        if status:
-            return _levels_result(total, status == 1, start)
     total, _, complete = kernels.sparse_max_weight_matching(indptr, c, weights, n_c_used,
                                                             int(budget / COSTS["matching_step"]))
     if not complete:
@@ -72,17 +77,16 @@ def compiled_sparse_matching(rows, cols, vals, shape=None, top=None):
     return int(total) if integer else float(total)
 
 
-def _levels_matching(kernels, rows, cols, vals, shape) -> int:
-    """By levels: no renumbering (empty lines cost nothing there), no sort of cells row by row."""
-    (n_r, n_c), rows = shape, rows.astype(np.int64, copy=False)
+def _row_csr(kernels, rows, cols, vals, n_r, dtype=np.int64):
+    """The cells in CSR form by row (codes 0 … ``n_r`` − 1): the offsets in one pass where the
+    cells come row by row (a table's), else a counting sort; the columns as writable int64 and
+    the weights as writable ``dtype`` (numba types a read-only array apart)."""
+    rows = rows.astype(np.int64, copy=False)
     indptr = kernels.sorted_indptr(rows, n_r)
     if indptr.size == 0:
         order, indptr = kernels.csr_order(rows, n_r)
         cols, vals = cols[order], vals[order]
-    cols, vals = (np.require(x, np.int64, ["C", "W"]) for x in (cols, vals))
-    start = time.thread_time()
-    total, complete, _ = kernels.levels_max_weight(indptr, cols, vals, n_c, int(MATCHING_BUDGET / COSTS["levels_step"]))
-    return _levels_result(total, complete, start)
+    return indptr, np.require(cols, np.int64, ["C", "W"]), np.require(vals, dtype, ["C", "W"])
 
 
 def _levels_result(total, complete: bool, start: float) -> int:
@@ -93,7 +97,10 @@ def _levels_result(total, complete: bool, start: float) -> int:
 
 def used_ranks(index: np.ndarray) -> tuple[int, np.ndarray]:
     """How many distinct values the non-negative ints ``index`` hold, and each one's rank among
-    them (int64): ``np.unique(index, return_inverse=True)`` without sorting."""
+    them (int64): ``np.unique(index, return_inverse=True)`` without sorting — ``index`` itself
+    where every value up to its largest is in use (a whole table's rows or columns)."""
     used = np.bincount(index) > 0
+    if used.all():
+        return used.size, index.astype(np.int64, copy=False)
     ranks = np.cumsum(used) - 1
     return int(ranks[-1]) + 1, ranks[index]
