@@ -47,12 +47,12 @@ def compiled_sparse_matching(rows, cols, vals, shape=None, top=None):
         return None
     top = vals.max() if top is None else top
     n_r, n_c = shape or (int(rows.max()) + 1, int(cols.max()) + 1)
-    integer = vals.dtype.kind in "iu"
-    if integer and (top <= LEVELS_MAX_WEIGHT or int(top) * (min(n_r, n_c) + 1) < 1 << 56):
+    integer, levels = vals.dtype.kind in "iu", by_levels(np.asarray(top))
+    if levels or (integer and _fits_int64(top, min(n_r, n_c))):
         # By levels (the bound first), or the bound alone: the cells row by row as they come.
         indptr, c, w = _row_csr(kernels, rows, cols, vals, n_r)
         steps, start = int(MATCHING_BUDGET / COSTS["levels_step"]), time.thread_time()
-        if top <= LEVELS_MAX_WEIGHT:
+        if levels:
             total, complete, _ = kernels.levels_max_weight(indptr, c, w, n_c, steps)
             return _levels_result(total, complete, start)
         total, status, _, _ = kernels.held_max_weight(indptr, c, w, n_c, steps)
@@ -65,7 +65,7 @@ def compiled_sparse_matching(rows, cols, vals, shape=None, top=None):
     n_c_used, c = used_ranks(cols)
     if n_r_used > n_c_used:
         n_r_used, r, n_c_used, c = n_c_used, c, n_r_used, r
-    if integer and int(top) * (n_r_used + 1) >= 1 << 56:
+    if integer and not _fits_int64(top, n_r_used):
         return None
     indptr, c, weights = _row_csr(kernels, r, c, vals, n_r_used, np.int64 if integer else np.float64)
     budget = MATCHING_BUDGET if integer else FLOAT_MATCHING_BUDGET
@@ -75,6 +75,11 @@ def compiled_sparse_matching(rows, cols, vals, shape=None, top=None):
     if not complete:
         raise MatchingStopped(time.thread_time() - start, budget)
     return int(total) if integer else float(total)
+
+
+def _fits_int64(top, rows: int) -> bool:
+    """Whether the searches' integer distances over ``rows`` rows of cells up to ``top`` stay in int64."""
+    return int(top) * (rows + 1) < 1 << 56
 
 
 def _row_csr(kernels, rows, cols, vals, n_r, dtype=np.int64):
