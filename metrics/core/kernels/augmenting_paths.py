@@ -252,6 +252,15 @@ def _cells_at(ptr, cols, w, top, sub_ptr, sub_col):
 
 
 @njit(cache=True, nogil=True)
+def _matching_arrays(n_rows, n_cols):
+    """:func:`_hopcroft_karp`'s state: (col_of, row_of) empty, and its work arrays (dist, queue,
+    stack, via, it)."""
+    return (np.full(n_rows, -1, dtype=np.int64), np.full(n_cols, -1, dtype=np.int64),
+            np.empty(n_rows, dtype=np.int64), np.empty(n_rows, dtype=np.int64), np.empty(n_rows + 1, dtype=np.int64),
+            np.empty(n_rows + 1, dtype=np.int64), np.empty(n_rows, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
 def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps, max_steps):
     """A maximum matching of the cells in CSR (``ptr``, ``cols``), grown from the matching in
     ``col_of``/``row_of`` (updated in place) by Hopcroft & Karp's phases: a breadth-first search
@@ -409,10 +418,7 @@ def _held_heavy(ptr, cols, w, n_cols, at, max_steps):
     excess, h_of, complete = sparse_max_weight_matching(h_ptr[: k + 1], h_col, h_w, n_cols, max_steps - steps)
     if not complete:
         return excess, 2, max_steps
-    col_of = np.full(n_rows, -1, dtype=np.int64)
-    row_of = np.full(n_cols, -1, dtype=np.int64)
-    dist, queue, it = np.empty(n_rows, dtype=np.int64), np.empty(n_rows, dtype=np.int64), np.empty(n_rows, np.int64)
-    stack, via = np.empty(n_rows + 1, dtype=np.int64), np.empty(n_rows + 1, dtype=np.int64)
+    col_of, row_of, dist, queue, stack, via, it = _matching_arrays(n_rows, n_cols)
     for a in range(k):
         if h_of[a] < n_cols:
             col_of[h_row[a]] = h_of[a]
@@ -493,15 +499,9 @@ def levels_max_weight(indptr, indices, weights, n_cols, max_steps):
     max_steps -= steps  # the levels' budget: what the bound's try left
     ptr = indptr.copy()
     owned = False
-    col_of = np.full(n_rows, -1, dtype=np.int64)
-    row_of = np.full(n_cols, -1, dtype=np.int64)
+    col_of, row_of, dist, queue, stack, via, it = _matching_arrays(n_rows, n_cols)
     sub_ptr = np.empty(n_rows + 1, dtype=np.int64)
     sub_col = np.empty(m, dtype=np.int64)
-    dist = np.empty(n_rows, dtype=np.int64)
-    queue = np.empty(n_rows, dtype=np.int64)
-    stack = np.empty(n_rows + 1, dtype=np.int64)
-    via = np.empty(n_rows + 1, dtype=np.int64)
-    it = np.empty(n_rows, dtype=np.int64)
     reached_col = np.zeros(n_cols, dtype=np.bool_)
     covered_row = np.zeros(n_rows, dtype=np.bool_)
     everything = _cells_at(ptr, cols, w, top, sub_ptr, sub_col) == m
