@@ -110,6 +110,8 @@ class Contingency(CellStats, MergeableTable):
     @cached_property
     def rows(self) -> np.ndarray:
         """Class index of each non-zero cell."""
+        if self.grid is None:  # a count kept the cells' offsets by row instead
+            return counting.rows_of_offsets(self.__dict__["_row_offsets"])
         return self._coo[0]
 
     @cached_property
@@ -285,21 +287,25 @@ class Contingency(CellStats, MergeableTable):
         """The table of cells counted by :func:`~metrics.core.kernels.counting.count_cells` (or
         :func:`~metrics.core.kernels.counting.cells_of_sorted_keys`) from codes whose labels
         are ``tu`` and ``pu``: the unused codes' labels dropped, and what the count found on
-        the way kept, so that no measure passes over the cells for it again."""
+        the way kept, so that no measure passes over the cells for it again. ``rows`` None: the
+        cells' offsets by row (in ``maxima``) stand for them, made into rows when first read."""
         keep_r, keep_c = counting.codes_in_use(row_sums), counting.codes_in_use(col_sums)
         integer = all(isinstance(x, np.ndarray) and x.dtype.kind in "iu" for x in (tu, pu))
         tu, pu = (x[keep] if integer else label_array(x)[keep] for x, keep in ((tu, keep_r), (pu, keep_c)))
         row_sums, col_sums = row_sums[keep_r], col_sums[keep_c]
         if 4 * vals.size >= tu.size * pu.size:  # a quarter full: stored as a grid (_from_coo's rule)
-            return cls._from_coo(rows, cols, vals, tu, pu)
+            return cls._from_coo(counting.rows_of_offsets(maxima[4]) if rows is None else rows, cols, vals, tu, pu)
         t = cls(rows, cols, vals, tu, pu)
+        if rows is None:  # made from the offsets when read
+            del t.rows
         if integer:  # made an object array when read
             del t.row_labels, t.col_labels
             t._integer_labels = (tu, pu)
         t.__dict__.update(row_sums=row_sums, col_sums=col_sums)  # what the cached properties would compute
         if maxima is not None:  # the compiled count found the coordinate summary, histogram, squares
-            row_max, col_max, hist, (row_sq, row_le, col_sq, col_gt, best_f) = maxima
+            row_max, col_max, hist, (row_sq, row_le, col_sq, col_gt, best_f), offsets = maxima
             t.__dict__["_coo_summary"] = (row_sums, row_max[keep_r], col_sums, col_max[keep_c])
+            t.__dict__["_row_offsets"] = offsets  # the cells in CSR form by row, for the sparse matchings
             t.__dict__["_coo_squares"] = (row_sq[keep_r], row_le[keep_r], col_sq[keep_c], col_gt[keep_c],
                                           best_f[keep_r])
             if hist is not None and vals.size:

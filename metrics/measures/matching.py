@@ -26,7 +26,7 @@ from ..core.contingency import Contingency
 from ..core.kernels import counting, small_assignment
 from ..core.limits import COSTS, MATCHING_BUDGET
 from ..core.registry import register
-from .compiled_matching import MatchingStopped, by_levels, compiled_sparse_matching
+from .compiled_matching import ByRow, MatchingStopped, by_levels, cell_rows, compiled_sparse_matching
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -285,7 +285,9 @@ def matched_mass(t):
     try:
         parts = t.memo("matching_components", matching_components)
         comp = t.memo("matching_cell_components", matching_cell_components) if parts.star.any() else None
-        return _sparse_matching(t.rows, t.cols, t.values, n_r, n_c, parts, comp)
+        by_row = kept_by_row(t, counts=True)
+        rows = t.rows if by_row is None or comp is not None else None  # the rows only to gather cells
+        return _sparse_matching(rows, t.cols, t.values, n_r, n_c, parts, comp, by_row)
     except MatchingStopped as stopped:
         return stopped  # memoised: matching_out_of_budget reports it, no one runs it again
 
@@ -315,14 +317,16 @@ def matching_components(t: Contingency) -> Components:
     # What a table knows: no row without a cell; and its largest cell, where a count kept it.
     summary = t.__dict__.get("_coo_summary")
     top = np.array([summary[1].max()], dtype=t.values.dtype) if summary is not None and t.values.size else None
-    return _component_structure(t.rows, t.cols, t.values, *t.shape, every_row=bool(np.all(t.row_sums > 0)),
-                                known_top=top)
+    by_row = kept_by_row(t)
+    return _component_structure(t.rows if by_row is None else None, t.cols, t.values, *t.shape,
+                                every_row=bool(np.all(t.row_sums > 0)), known_top=top, by_row=by_row)
 
 
 def matching_cell_components(t: Contingency) -> np.ndarray:
     """Each cell's component (:meth:`Components.of_cells` of the table's rows): gathered once per
     table for all its matchings (ε's counts, NCA's and PSI's weights)."""
-    return t.memo("matching_components", matching_components).of_cells(t.rows)
+    parts, by_row = t.memo("matching_components", matching_components), kept_by_row(t)
+    return parts.of_cells(t.rows) if by_row is None else np.repeat(parts.of_row, np.diff(by_row.offsets))
 
 
 class Components(NamedTuple):
@@ -350,16 +354,20 @@ class Components(NamedTuple):
 
 
 def _component_structure(rows, cols, vals, n_r: int, n_c: int, every_row: bool = False,
-                         known_top: np.ndarray | None = None) -> Components:
+                         known_top: np.ndarray | None = None, by_row: ByRow | None = None) -> Components:
     """Connected components of the class–cluster graph of non-zero cells (:class:`Components`);
-    ``every_row``, ``known_top``: what the caller knows (:func:`~metrics.core.kernels.compiled.cell_components`)."""
-    kernels = counting.compiled_kernels(rows.size)
-    if kernels is not None and rows.size:
+    ``every_row``, ``known_top``: what the caller knows (:func:`~metrics.core.kernels.compiled.cell_components`);
+    ``by_row``: what a count kept of the cells by row, whose offsets may stand for ``rows`` (None)."""
+    kernels = counting.compiled_kernels(cols.size)
+    if kernels is not None and cols.size:
         of_row, comp_rows, comp_cols, best, cells = kernels.cell_components(
-            rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), vals, n_r, n_c, every_row,
-            vals[:0] if known_top is None else known_top)
+            np.empty(0, dtype=np.int64) if rows is None else rows.astype(np.int64, copy=False),
+            cols.astype(np.int64, copy=False), vals,
+            n_r, n_c, every_row, vals[:0] if known_top is None else known_top,
+            by_row.offsets if rows is None and by_row is not None else None)
         size = np.minimum(comp_rows, comp_cols)
         return Components(of_row, size == 1, best, size, cells)
+    rows = cell_rows(rows, by_row)
     graph = sparse.coo_matrix((np.ones(rows.size), (rows, n_r + cols)), shape=(n_r + n_c,) * 2)
     n_comp, component = connected_components(graph, directed=False)
     comp = component[rows]
@@ -421,7 +429,16 @@ def matching_out_of_budget(t, counts: bool = True) -> str | None:
             f"and cell), over the budget of {MATCHING_BUDGET:g} s{faster}")
 
 
-def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=None):
+def kept_by_row(t: Contingency, counts: bool = False) -> ByRow | None:
+    """What ``t``'s count kept of its cells by row (:class:`ByRow`: with ``counts``, each row's
+    largest cell too), else None."""
+    offsets = t.__dict__.get("_row_offsets")
+    if offsets is None:
+        return None
+    return ByRow(offsets, t.__dict__["_coo_summary"][1] if counts else None)
+
+
+def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=None, by_row: ByRow | None = None):
     """Maximum-mass matching on the non-zero cells only.
 
     A matching never links two connected components of the class–cluster graph, so
@@ -430,21 +447,26 @@ def _sparse_matching(rows, cols, vals, n_r: int, n_c: int, structure=None, comp=
     singleton classes) takes its largest cell outright, and only the other
     components go to an assignment solver — whose cost grows much faster than
     linearly in their size. ``structure`` and ``comp``: the cells' components and each cell's
-    (:func:`matching_components`, :func:`matching_cell_components`), where the table has them.
+    (:func:`matching_components`, :func:`matching_cell_components`), ``by_row`` what its count
+    kept of the cells by row (:func:`kept_by_row`), where the table has them: then ``rows`` may be
+    None, made from the offsets where needed.
     """
-    parts = structure or _component_structure(rows, cols, vals, n_r, n_c)
+    parts = structure or _component_structure(rows, cols, vals, n_r, n_c, by_row=by_row)
     star = parts.star
     total = parts.best[star].sum()
     rest = None  # no star (random labels: one component): every cell, nothing to gather
     if star.any():
+        rows = cell_rows(rows, by_row)
         comp = parts.of_cells(rows) if comp is None else comp
         rest = np.flatnonzero(~star[comp])
         if rest.size == 0:
             return total
     kept = (rows, cols, vals) if rest is None else (rows[rest], cols[rest], vals[rest])
-    compiled = compiled_sparse_matching(*kept, shape=(n_r, n_c), top=parts.best[~star].max())
+    compiled = compiled_sparse_matching(*kept, shape=(n_r, n_c), top=parts.best[~star].max(),
+                                        by_row=by_row if rest is None else None)
     if compiled is not None:
         return total + compiled
+    rows = cell_rows(rows, by_row)
     comp, rest = (parts.of_cells(rows), np.arange(rows.size)) if rest is None else (comp, rest)
     order = rest[np.argsort(comp[rest], kind="stable")]
     bounds = np.flatnonzero(np.diff(comp[order])) + 1

@@ -40,6 +40,7 @@ from .matching import (
     _sparse_matching,
     compiled_grid_weights,
     epsilon_n,
+    kept_by_row,
     line_maxima_matching,
     matching_cell_components,
     matching_components,
@@ -78,7 +79,7 @@ def max_weight_matching(t, weight) -> float:
         return _lsa_value(dense)
     comp = t.memo("matching_cell_components", matching_cell_components)
     parts = t.memo("matching_components", matching_components).weighted(comp, w)
-    return float(_sparse_matching(rows, cols, w, n_r, n_c, parts, comp))
+    return float(_sparse_matching(rows, cols, w, n_r, n_c, parts, comp, kept_by_row(t)))
 
 
 def _share_of_class(n, a, b):

@@ -260,6 +260,15 @@ def _matching_arrays(n_rows, n_cols):
             np.empty(n_rows + 1, dtype=np.int64), np.empty(n_rows, dtype=np.int64))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _flip_stack(stack, via, depth, col_of, row_of):
+    """Augment along the path on the depth-first search's stack: each row on it takes the column
+    it was left by (``via``), the last row the free column found."""
+    for q in range(depth):
+        col_of[stack[q]] = via[q]
+        row_of[via[q]] = stack[q]
+
+
 @njit(cache=True, nogil=True)
 def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps, max_steps):
     """A maximum matching of the cells in CSR (``ptr``, ``cols``), grown from the matching in
@@ -328,6 +337,24 @@ def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps
             depth = 1
             while depth > 0:
                 i = stack[depth - 1]
+                if dist[i] + 1 == limit:
+                    # The last layer: only a free column ends a path here and no row is entered
+                    # from it, so its cells are read in a loop of their own, whose reads do not
+                    # wait on the stack's (the same cells read, in the same order).
+                    p, hi = it[i], ptr[i + 1]
+                    while p < hi and row_of[cols[p]] != -1:
+                        p += 1
+                    steps += p - it[i]
+                    if p == hi:
+                        it[i] = hi
+                        dist[i] = _FAR
+                        depth -= 1
+                        continue
+                    steps += 1
+                    it[i] = p + 1
+                    via[depth - 1] = cols[p]
+                    _flip_stack(stack, via, depth, col_of, row_of)
+                    break
                 if it[i] == ptr[i + 1]:
                     dist[i] = _FAR  # a dead end for the rest of the phase
                     depth -= 1
@@ -336,14 +363,7 @@ def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps
                 it[i] += 1
                 steps += 1
                 r = row_of[j]
-                if r == -1:
-                    if dist[i] + 1 == limit:
-                        via[depth - 1] = j
-                        for q in range(depth):
-                            col_of[stack[q]] = via[q]
-                            row_of[via[q]] = stack[q]
-                        break
-                elif r >= 0 and dist[r] == dist[i] + 1 and dist[r] < limit:
+                if r >= 0 and dist[r] == dist[i] + 1 and dist[r] < limit:
                     via[depth - 1] = j
                     stack[depth] = r
                     depth += 1
@@ -445,33 +465,48 @@ HELD_HEAVY_SHARE = 8
 
 
 @njit(cache=True, nogil=True)
-def held_max_weight(indptr, indices, weights, n_cols, max_steps):
+def held_max_weight(indptr, indices, weights, n_cols, max_steps, row_top=None):
     """The largest weight of a one-to-one matching of the CSR matrix of positive integer weights
     (int64) by a bound and a matching that reaches it (:func:`_held_heavy`), where at most
     1/:data:`HELD_HEAVY_SHARE` of its cells exceed 1 — tables of many classes and clusters whose
-    cells hold one item, a few two or more, whatever the largest. Returns (the weight, 1 certified
-    / 0 not tried or not certified / 2 stopped at ``max_steps`` cell reads, the cell reads, the
-    largest weight)."""
+    cells hold one item, a few two or more, whatever the largest. ``row_top``: each row's largest
+    cell, where the caller knows it (a count keeps it): only the rows holding a cell past 1 are
+    read for those cells. Returns (the weight, 1 certified / 0 not tried or not certified / 2
+    stopped at ``max_steps`` cell reads, the cell reads, the largest weight)."""
     m = indices.shape[0]
     cap = m // HELD_HEAVY_SHARE
     at = np.empty(cap, dtype=np.int64)
     top = weights[:0].sum()
     heavy = 0
-    for p in range(m):  # the largest cell, and where the cells of more than one item are (while few)
-        x = weights[p]
-        top = max(top, x)
-        if x > 1:
-            if heavy < cap:
-                at[heavy] = p
-            heavy += 1
+    if row_top is None:
+        for p in range(m):  # the largest cell, and where the cells of more than one item are (while few)
+            x = weights[p]
+            top = max(top, x)
+            heavy = _note_heavy(at, heavy, cap, x, p)
+    else:
+        for i in range(indptr.shape[0] - 1):
+            top = max(top, row_top[i])
+            if row_top[i] > 1:
+                for p in range(indptr[i], indptr[i + 1]):
+                    heavy = _note_heavy(at, heavy, cap, weights[p], p)
     if 0 < heavy <= cap:
         weight, status, steps = _held_heavy(indptr, indices, weights, n_cols, at[:heavy], max_steps)
         return np.int64(weight), status, steps, top
     return np.int64(0), 0, m, top
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _note_heavy(at, heavy, cap, x, p):
+    """Cell ``p`` of ``x`` items: its position kept if past 1 (while fewer than ``cap``); the count."""
+    if x > 1:
+        if heavy < cap:
+            at[heavy] = p
+        heavy += 1
+    return heavy
+
+
 @njit(cache=True, nogil=True)
-def levels_max_weight(indptr, indices, weights, n_cols, max_steps):
+def levels_max_weight(indptr, indices, weights, n_cols, max_steps, row_top=None):
     """Largest total weight of a one-to-one matching of rows and columns of the sparse matrix of
     positive integer weights in CSR form (``indices``, ``weights``: writable int64, only read), by Kao,
     Lam, Sung & Ting's decomposition: with N the largest weight, mwm(G) = |a maximum matching of
@@ -485,15 +520,15 @@ def levels_max_weight(indptr, indices, weights, n_cols, max_steps):
     slowest at: there every search explores the rows reachable at no extra cost. Where at most
     1/:data:`HELD_HEAVY_SHARE` of the cells hold more than one item, a bound and a matching that
     reaches it (:func:`held_max_weight`) come first: one maximum-cardinality matching of every
-    cell instead of a pass a level. Returns (the total, whether it finished within ``max_steps``
-    cell reads, the cell reads)."""
+    cell instead of a pass a level (``row_top``: each row's largest cell, where known). Returns
+    (the total, whether it finished within ``max_steps`` cell reads, the cell reads)."""
     n_rows = indptr.shape[0] - 1
     cols, w = indices, weights  # the caller's, read until the first level's cover is taken off
     m = cols.shape[0]
     total = np.int64(0)
     if m == 0:
         return total, True, 0
-    weight, status, steps, top = held_max_weight(indptr, cols, w, n_cols, max_steps)
+    weight, status, steps, top = held_max_weight(indptr, cols, w, n_cols, max_steps, row_top)
     if status != 0:
         return weight, status == 1, steps
     max_steps -= steps  # the levels' budget: what the bound's try left

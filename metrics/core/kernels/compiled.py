@@ -360,7 +360,20 @@ def _join_row(parent, has_cells, x, r, unions):
 
 
 @njit(cache=True, nogil=True)
-def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top):
+def _cell_row(rows, indptr, k, r):
+    """The row of cell ``k``: ``rows[k]``, or where ``indptr`` (the cells' offsets by row) is
+    given, found from ``r``, the row of an earlier cell (the cells then come row by row). Compiled
+    apart for ``indptr`` None, where numba drops the branch: a branch left in the loop made the
+    rows' case three times slower."""
+    if indptr is None:
+        return rows[k]
+    while indptr[r + 1] <= k:
+        r += 1
+    return r
+
+
+@njit(cache=True, nogil=True)
+def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top, indptr):
     """Connected components of the class–cluster graph whose edges are the cells (rows[k], cols[k]),
     by union–find: each row's component (numbered 0.. in row order; −1 for a row without cells),
     and per component its classes, its clusters, its largest cell and its number of cells.
@@ -377,19 +390,21 @@ def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top):
     ``every_row``: the caller knows that every row has a cell (a table's rows: no empty one), so
     that, once every cluster is in one set, the classes not reached yet join it without their
     cells being read. ``known_top``: the largest cell where the caller knows it (one value of
-    ``vals``' dtype), else empty."""
+    ``vals``' dtype), else empty. ``indptr``: the cells' offsets by row (CSR), where the caller has
+    them instead of ``rows`` (then empty), else None."""
     n_nodes = n_rows + n_cols
     parent = np.arange(n_nodes).astype(np.int32)
     has_cells = np.zeros(n_rows, dtype=np.bool_)
-    m = rows.shape[0]
+    m = cols.shape[0]
     unions = 0
     seen_rows = 0
     seen_cols = 0
     prev = -1
     x = 0
     k = 0
+    r = 0
     while k < m:
-        r = rows[k]
+        r = _cell_row(rows, indptr, k, r)
         if r != prev:
             if not has_cells[r]:
                 has_cells[r] = True
@@ -414,7 +429,7 @@ def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top):
                 x, unions = _join_row(parent, has_cells, x, r, unions)
         k = m
     while k < m:
-        r = rows[k]
+        r = _cell_row(rows, indptr, k, r)
         k += 1
         if r != prev:
             prev = r
@@ -452,8 +467,10 @@ def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top):
         lab = label[_root(parent, n_rows + j)]
         if lab >= 0:
             comp_cols[lab] += 1
+    r = 0
     for q in range(m):
-        lab = of_row[rows[q]]
+        r = _cell_row(rows, indptr, q, r)
+        lab = of_row[r]
         cells[lab] += 1
         best[lab] = max(best[lab], vals[q])
     return of_row, comp_rows, comp_cols, best, cells

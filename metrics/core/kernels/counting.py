@@ -30,7 +30,7 @@ import numpy as np
 
 __all__ = ["KERNELS", "kernel", "compiled_kernels", "load_compiled", "compiled_available",
            "COLD_WORK", "dense_cell_limit", "bounds", "count_grid", "count_grid_guessing", "SparseGuess",
-           "count_cells", "cells_of_sorted_keys", "codes_in_use"]
+           "count_cells", "cells_of_sorted_keys", "codes_in_use", "rows_of_offsets"]
 
 KERNELS = ("numba", "numpy")
 # Below this many items the compiled kernel saves less than it costs to call.
@@ -294,7 +294,9 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     ``maxima``: a sixth item, what the compiled kernel finds on the way — (each code's largest
     cell by row, by column (int64, 0 for unused codes), the cells' histogram ``np.bincount(values)``
     or None where a cell is past ``CELL_HISTOGRAM_CAP``, the five square sums of
-    :func:`~metrics.core.kernels.cell_stats.coo_square_sums` by code) — or None from numpy.
+    :func:`~metrics.core.kernels.cell_stats.coo_square_sums` by code, the cells' offsets by row:
+    ``rows`` in CSR form, one more than the rows in use) — or None from numpy. With the maxima
+    ``rows`` may be None: the offsets stand for them (:func:`rows_of_offsets` makes them).
 
     ``guessed``: the bounds are a guess (:class:`SparseGuess`): None where a code lies outside
     them, where known bounds raise ``AssertionError``.
@@ -318,7 +320,10 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     two_levels = col_bits + low <= 32
     row_shift = low if two_levels else 0
     key_dtype = np.uint32 if col_bits + row_bits <= 32 else np.uint64
-    keys = np.empty(n, dtype=key_dtype)
+    # 64-bit keys in an int64 buffer of their own: the cells' columns go over it later, and a
+    # buffer that owns its memory can be shrunk to them in place (:func:`_fitted`).
+    key_buffer = np.empty(n, dtype=np.int64 if key_dtype == np.uint64 else key_dtype)
+    keys = key_buffer.view(key_dtype)
     row_sums = np.zeros(((n_rows - 1) >> row_shift) + 1, dtype=np.int64)  # by bucket where two levels
     col_sums = np.zeros(n_cols, dtype=np.int64)
     hot = np.zeros((n_rows, 2), dtype=np.int64)  # per class: hot cluster + 1, items it caught
@@ -346,8 +351,10 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
         return _runs_to_cells(nb, keys, _one_bucket(written), 0, None, m, n, col_bits, row_sums, col_sums,
                               hot, rows, cols, np.empty(m, dtype=np.int64), maxima)
     # The bucket keys lie in the upper half of the buffer the cells' values are written to (a value
-    # is written below every key not read yet), the rows over the first pass's 64-bit keys; the
-    # columns in a fresh array. Each is filled as far as the cells go (:func:`_fitted`).
+    # is written below every key not read yet), the columns over the first pass's 64-bit keys
+    # (memory already mapped: fresh pages would cost about as much as the pass); the rows are not
+    # written, each row's first cell stands for them. Each is filled as far as the cells go
+    # (:func:`_fitted`).
     bucket_sizes = row_sums - np.bincount(caught >> low, weights=hot[caught, 1],
                                           minlength=row_sums.size).astype(np.int64)
     vals = np.empty(written, dtype=np.int64)
@@ -359,14 +366,20 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     row_sums = np.zeros(n_rows, dtype=np.int64)  # by class: counted by the sort
     row_index, row_max = np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64)
     col_index, col_max, hist, squares = _cell_outputs(nb, row_sums, col_sums, n, maxima)
-    if keys.dtype.itemsize != 8:
-        keys = np.empty(written, dtype=np.int64)
-    cols = np.empty(written, dtype=np.int64)
+    cols = key_buffer if key_buffer.dtype == np.int64 else np.empty(written, dtype=np.int64)
+    del keys, key_buffer
+    row_starts = np.empty(n_rows + 1, dtype=np.int64)
     m, complete = nb.sort_buckets(bucket_keys, starts, col_bits, low, shifts, widths, row_sums, hot, row_index,
-                                  col_index, keys.view(np.int64), cols, vals, row_max, col_max, hist, squares)
+                                  col_index, np.empty(0, np.int64), cols, vals, row_starts, row_max, col_max, hist,
+                                  squares)
     del bucket_keys
-    return _counted(nb, _fitted(keys, m).view(np.int64), _fitted(cols, m), _fitted(vals, m), row_sums, col_sums, m,
-                    complete, row_max, col_max, hist, squares)
+    return _counted(nb, None, _fitted(cols, m), _fitted(vals, m), row_sums, col_sums, m, complete, row_starts,
+                    row_max, col_max, hist, squares)
+
+
+def rows_of_offsets(offsets: np.ndarray) -> np.ndarray:
+    """Each cell's row (int64) from the cells' offsets by row (CSR: one more than the rows)."""
+    return np.repeat(np.arange(offsets.size - 1), np.diff(offsets))
 
 
 def _fitted(buffer: np.ndarray, m: int) -> np.ndarray:
@@ -425,9 +438,11 @@ def _runs_to_cells(nb, keys, starts, sub_bits: int, counts, m: int, n: int, col_
     row_index = np.empty(0, np.int64) if _codes_from_zero(row_sums) else _ranks(row_sums)
     row_max = (row_sums > 0).astype(np.int64)  # a code in use has a cell of at least 1
     col_index, col_max, hist, squares = _cell_outputs(nb, row_sums, col_sums, n, maxima)
+    row_starts = np.empty(row_sums.size + 1, dtype=np.int64)
     complete = nb.runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index, hot, rows, cols,
-                                vals, row_max, col_max, hist, squares)
-    return _counted(nb, rows, cols, vals, row_sums, col_sums, m, complete, row_max, col_max, hist, squares)
+                                vals, row_starts, row_max, col_max, hist, squares)
+    return _counted(nb, rows, cols, vals, row_sums, col_sums, m, complete, row_starts, row_max, col_max, hist,
+                    squares)
 
 
 def _cell_outputs(nb, row_sums, col_sums, n: int, maxima: bool):
@@ -454,15 +469,20 @@ def _cell_outputs(nb, row_sums, col_sums, n: int, maxima: bool):
     return col_index, col_max, hist, squares
 
 
-def _counted(nb, rows, cols, vals, row_sums, col_sums, m: int, complete: bool, row_max, col_max, hist, squares):
-    """count_cells' answer from the arrays the kernels filled (:func:`_cell_outputs`)."""
+def _counted(nb, rows, cols, vals, row_sums, col_sums, m: int, complete: bool, row_starts, row_max, col_max, hist,
+             squares):
+    """count_cells' answer from the arrays the kernels filled (:func:`_cell_outputs`;
+    ``row_starts``: each row's first cell, by the row's index among the rows in use; ``rows``
+    None where the kernel wrote only those: made from them unless the maxima are asked for)."""
+    offsets = row_starts[: np.count_nonzero(row_sums) + 1]
+    offsets[-1] = m
     if squares is None:
-        return rows, cols, vals, row_sums, col_sums
+        return rows_of_offsets(offsets) if rows is None else rows, cols, vals, row_sums, col_sums
     if complete and m:
         hist = hist[: int(row_max.max()) + 1]
         hist[1] = m - hist[2:].sum()  # the cells of one item: all the others
     return rows, cols, vals, row_sums, col_sums, (row_max, col_max, hist if complete and m else None,
-                                                  nb.square_sums(squares))
+                                                  nb.square_sums(squares), offsets)
 
 
 # Counts 2 … cap − 1 of the cells that count_cells' kernel histograms on the way.

@@ -36,8 +36,9 @@ bits are sorted as uint32. Everything is O(n + classes + clusters); nothing is h
 
 Big buffers are allocated by numpy and handed in: numpy asks for transparent huge pages, and the
 first touch of 80 MB of small pages costs about as much as a pass over them — which is also why
-the cells are written over the sort's own buffers (the rows over the first pass's keys, the
-values over the buffer whose upper half holds the bucket keys), which
+the cells are written over the sort's own buffers (the columns over the first pass's keys, the
+values over the buffer whose upper half holds the bucket keys; the rows not at all where two
+levels sort: each row's first cell stands for them), which
 :func:`metrics.core.kernels.counting.count_cells` then fits to the cells.
 """
 
@@ -206,14 +207,14 @@ def bucket_scatter(keys, out, sizes, col_bits, low):
 
 @njit(cache=True, nogil=True)
 def sort_buckets(keys, starts, col_bits, low, shifts, widths, key_rows, hot, row_index, col_index, rows, cols, vals,
-                 row_max, col_max, hist, squares):
+                 row_starts, row_max, col_max, hist, squares):
     """The second level: each bucket ``keys[starts[j]:starts[j + 1]]`` (uint32, from
     :func:`bucket_scatter`) sorted by an LSD radix sort on the digits (``shifts``, ``widths``:
     the column's digits first, then the row's low bits') — a bucket of 2^low classes is a few
     tens of thousands of keys at most sizes, sorted within the L2 cache — and, while it is there,
-    turned into its cells as :func:`runs_to_cells` does (``rows``, ``cols``, ``vals``,
-    ``row_max``, ``col_max``, ``hist``, ``squares``: its arrays; ``vals`` may be the buffer whose
-    upper half holds ``keys``).
+    turned into its cells as :func:`runs_to_cells` does (``rows`` — empty: not written —,
+    ``cols``, ``vals``, ``row_starts``, ``row_max``, ``col_max``, ``hist``, ``squares``: its
+    arrays; ``vals`` may be the buffer whose upper half holds ``keys``).
 
     Each digit's histogram is counted on the pass before it (the first by a pass of its own); the
     row digit's (where the low bits make one digit) is each row's keys. So the sort finds the
@@ -252,8 +253,8 @@ def sort_buckets(keys, starts, col_bits, low, shifts, widths, key_rows, hot, row
         rank = _bucket_rows(key_rows, hot, row_index, row_max, first_row, min(first_row + (1 << low),
                                                                               key_rows.shape[0]), rank)
         m, complete = _bucket_cells(src, 0, size, np.uint64(j) << np.uint64(col_bits + low), None, col_bits,
-                                    row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist, squares, m,
-                                    complete)
+                                    row_index, col_index, hot, rows, cols, vals, row_starts, row_max, col_max, hist,
+                                    squares, m, complete)
     return m + 1, complete
 
 
@@ -345,8 +346,8 @@ def count_runs(keys):
 
 
 @njit(cache=True, nogil=True)
-def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max,
-                  col_max, hist, squares):
+def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_starts,
+                  row_max, col_max, hist, squares):
     """The cells of the sorted keys: each run of equal keys is one cell, its row and column
     renumbered through ``row_index`` and ``col_index`` (code → index among the non-empty rows,
     columns; an empty array: the codes in use are 0 … k − 1, each its own index), its count the
@@ -355,7 +356,8 @@ def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index
     ``counts``: None (each key is one item), or each key's items — keys counted elsewhere (on a
     GPU), each distinct, whose runs are one key long. The keys come in buckets: key i of bucket j
     (``starts[j] ≤ i < starts[j + 1]``) is ``j << sub_bits | keys[i]`` (one bucket and
-    ``sub_bits`` 0: the keys as they are). ``rows`` may be a buffer the keys no longer use,
+    ``sub_bits`` 0: the keys as they are). ``row_starts`` (one more than the rows' codes) gets each
+    row's first cell, by the row's index. ``rows`` may be a buffer the keys no longer use,
     ``cols`` the memory of 64-bit ``keys`` itself and ``vals`` that of ``counts``, or 32-bit
     ``keys`` may lie in the upper half of ``vals``' buffer (``len(keys)`` int64): cell m is written
     after key i ≥ m is read, no key before i is read again, and 8m < 4·len(keys) + 4i.
@@ -374,21 +376,24 @@ def runs_to_cells(keys, starts, sub_bits, counts, col_bits, row_index, col_index
     for j in range(starts.shape[0] - 1):
         if starts[j + 1] > starts[j]:
             m, complete = _bucket_cells(keys, starts[j], starts[j + 1], np.uint64(j) << np.uint64(sub_bits), counts,
-                                        col_bits, row_index, col_index, hot, rows, cols, vals, row_max, col_max, hist,
-                                        squares, m, complete)
+                                        col_bits, row_index, col_index, hot, rows, cols, vals, row_starts, row_max,
+                                        col_max, hist, squares, m, complete)
     return complete
 
 
 @njit(cache=True, nogil=True)
-def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_max,
-                  col_max, hist, squares, m, complete):
+def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, hot, rows, cols, vals, row_starts,
+                  row_max, col_max, hist, squares, m, complete):
     """:func:`runs_to_cells` of one bucket, ``keys[lo:hi]`` (each key ``high | keys[i]``), whose
-    rows no other bucket holds: its cells written from cell ``m + 1`` on. Returns (the last cell
-    written, whether every cell so far fitted in ``hist``)."""
+    rows no other bucket holds: its cells written from cell ``m + 1`` on, and each row's first
+    cell into ``row_starts`` (by the row's index; the offsets of the cells by row, which every
+    sparse matching reads), each cell's row into ``rows`` unless it is empty (the offsets stand
+    for them). Returns (the last cell written, whether every cell so far fitted in ``hist``)."""
     shift = np.uint64(col_bits)
     col_mask = (np.uint64(1) << shift) - np.uint64(1)
     own_rows = row_index.shape[0] == 0
     own_cols = col_index.shape[0] == 0
+    each_row = rows.shape[0] > 0
     cap = hist.shape[0]
     prev = np.uint64(0)
     row = np.int64(-1)
@@ -428,9 +433,11 @@ def _bucket_cells(keys, lo, hi, high, counts, col_bits, row_index, col_index, ho
                     ones, ones_le, ones_min_b = 0, 0, _NO_COLUMN
                 row = r
                 row_at = r if own_rows else row_index[r]
+                row_starts[row_at] = m
                 hot_col = hot[r, 0] - 1
                 caught = hot[r, 1]
-            rows[m] = row_at
+            if each_row:
+                rows[m] = row_at
             cols[m] = c if own_cols else col_index[c]
             if counts is None:
                 x = np.int64(1 + caught if c == hot_col else 1)

@@ -22,7 +22,7 @@ from metrics.core.kernels import counting
 
 nb = pytest.importorskip("metrics.core.kernels.sparse_counting", reason="numba (the `fast` extra) is not installed")
 
-from .test_sparse_counting import assert_maxima, forced  # noqa: E402
+from .test_sparse_counting import assert_maxima, forced, with_rows  # noqa: E402
 
 
 def two_level_sort(keys: np.ndarray, n_rows: int, col_bits: int, low: int):
@@ -36,12 +36,26 @@ def two_level_sort(keys: np.ndarray, n_rows: int, col_bits: int, low: int):
     digits += [(col_bits + s, w) for s, w in counting._digits(low, nb.DIGIT_BITS)]
     shifts = np.array([d[0] for d in digits], dtype=np.int64)
     widths = np.array([d[1] for d in digits], dtype=np.int64)
-    key_rows, row_index, row_max = (np.zeros(n_rows, dtype=np.int64) for _ in range(3))
     n_cols = 1 << col_bits
-    cells = [np.full(keys.size, -1, dtype=np.int64) for _ in range(3)]
-    m, complete = nb.sort_buckets(out, starts, col_bits, low, shifts, widths, key_rows, np.zeros((n_rows, 2), np.int64),
-                                  row_index, np.arange(n_cols), *cells, row_max, np.ones(n_cols, np.int64),
-                                  np.zeros(64, np.int64), None)
+
+    def sort(write_rows: bool):
+        key_rows, row_index, row_max = (np.zeros(n_rows, dtype=np.int64) for _ in range(3))
+        cells = [np.full(keys.size if write_rows or i else 0, -1, dtype=np.int64) for i in range(3)]
+        row_starts = np.full(n_rows + 1, -1, dtype=np.int64)
+        m, complete = nb.sort_buckets(out, starts, col_bits, low, shifts, widths, key_rows,
+                                      np.zeros((n_rows, 2), np.int64), row_index, np.arange(n_cols), *cells, row_starts,
+                                      row_max, np.ones(n_cols, np.int64), np.zeros(64, np.int64), None)
+        return m, complete, key_rows, row_index, row_max, cells, row_starts
+
+    m, complete, key_rows, row_index, row_max, cells, row_starts = sort(True)
+    # Without the rows: the same cells and offsets, and the offsets are where each row's cells begin.
+    unwritten = sort(False)
+    assert unwritten[:2] == (m, complete) and unwritten[5][0].size == 0
+    for x, y in zip(cells[1:], unwritten[5][1:], strict=True):
+        np.testing.assert_array_equal(x, y)
+    n_used = np.unique(rows).size
+    np.testing.assert_array_equal(unwritten[6][:n_used], row_starts[:n_used])
+    np.testing.assert_array_equal(row_starts[:n_used], np.searchsorted(cells[0][:m], np.arange(n_used)))
     sizes = np.bincount(rows, minlength=n_rows)
     np.testing.assert_array_equal(key_rows, sizes)  # the rows' marginal, counted
     used = np.flatnonzero(sizes)
@@ -122,6 +136,8 @@ def test_count_cells_takes_two_levels_where_a_bucket_key_fits_32_bits(monkeypatc
     calls = spy_on_the_sort(monkeypatch)
     fast = forced("numba", counting.count_cells, a, b, n_rows, n_cols, True)
     assert ("bucket_scatter" in calls) == two_levels
+    assert (fast[0] is None) == two_levels  # the two levels write the rows' offsets alone
+    fast = with_rows(fast)
     assert ("scatter_digit" in calls) == (not two_levels)
     for x, y in zip(fast[:5], forced("numpy", counting.count_cells, a, b, n_rows, n_cols)):
         assert x.dtype == y.dtype == np.int64
@@ -129,12 +145,16 @@ def test_count_cells_takes_two_levels_where_a_bucket_key_fits_32_bits(monkeypatc
     assert_maxima(fast[5], a, b, n_rows, n_cols, fast)
 
 
+@pytest.mark.parametrize("own_mapping", [False, True])
 @pytest.mark.parametrize("hot_catch", [0.0, 0.9])
-def test_cells_written_over_the_sorts_buffers_are_numpys(hot_catch):
+def test_cells_written_over_the_sorts_buffers_are_numpys(monkeypatch, hot_catch, own_mapping):
     """About a cell per item at 34 key bits: the values are written in the buffer whose upper half
-    holds the bucket keys and the rows over the first pass's keys; with most items caught by
+    holds the bucket keys and the columns over the first pass's keys; with most items caught by
     their class's hot cell, far fewer cells than items. Either way every cell is numpy's, and
-    the arrays handed back keep no buffer much bigger than the cells alive."""
+    the arrays handed back keep no buffer much bigger than the cells alive: copied, or
+    (``own_mapping``: buffers as big as a mapping of their own) shrunk in place."""
+    if own_mapping:
+        monkeypatch.setattr(counting, "_OWN_MAPPING_BYTES", 0)
     rng = np.random.default_rng(21)
     n, k = 200_000, 1 << 17
     a, b = rng.integers(0, k, n), rng.integers(0, k, n)
@@ -142,11 +162,14 @@ def test_cells_written_over_the_sorts_buffers_are_numpys(hot_catch):
     stay = rng.random(n) < hot_catch
     b[stay] = home[a[stay]]
     fast = forced("numba", counting.count_cells, a, b, k, k, True)
+    assert fast[0] is None  # the rows' offsets stand for them
+    assert (fast[1].base is not None) == (hot_catch == 0.0)  # the columns written over the keys
+    fast = with_rows(fast)
     for x, y in zip(fast[:5], forced("numpy", counting.count_cells, a, b, k, k)):
         np.testing.assert_array_equal(x, y)
     m = fast[2].size
     assert (m > 0.9 * n) == (hot_catch == 0.0)
-    for cells in fast[:3]:  # no buffer kept alive beyond a third more than the cells
+    for cells in fast[1:3]:  # no buffer kept alive beyond a third more than the cells
         assert cells.size == m and (cells.base is None or 3 * cells.base.size <= 4 * m)
     assert_maxima(fast[5], a, b, k, k, fast)
 

@@ -16,9 +16,11 @@ from metrics.core.kernels import compiled
 from metrics.measures import matching
 
 
-def _components(rows, cols, vals, n_r, n_c, every_row, top):
-    return compiled.cell_components(rows, cols, vals, n_r, n_c, every_row,
-                                    vals[:0] if top is None else np.array([top], dtype=vals.dtype))
+def _components(rows, cols, vals, n_r, n_c, every_row, top, indptr=None):
+    empty = np.empty(0, dtype=np.int64)
+    return compiled.cell_components(empty if indptr is not None else rows, cols, vals, n_r, n_c, every_row,
+                                    vals[:0] if top is None else np.array([top], dtype=vals.dtype),
+                                    indptr)
 
 
 @settings(max_examples=60, deadline=None)
@@ -34,6 +36,12 @@ def test_what_the_table_tells_changes_nothing(n_r, n_c, n, shuffled, seed):
     told = _components(rows, cols, vals, *t.shape, True, vals.max())
     for x, y in zip(plain, told, strict=True):
         np.testing.assert_array_equal(x, y)
+    if not shuffled:  # the cells' offsets by row for the rows (a count's): the same components
+        offsets = np.searchsorted(rows, np.arange(t.shape[0] + 1))
+        for every_row, top in ((False, None), (True, vals.max())):
+            by_offsets = _components(None, cols, vals, *t.shape, every_row, top, offsets)
+            for x, y in zip(plain, by_offsets, strict=True):
+                np.testing.assert_array_equal(x, y)
     # Against scipy: the same partition of the rows, and per component its size and best cell.
     graph = sparse.coo_matrix((np.ones(rows.size), (rows, t.shape[0] + cols)), shape=(sum(t.shape),) * 2)
     n_comp, label = connected_components(graph, directed=False)

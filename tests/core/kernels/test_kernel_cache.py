@@ -38,6 +38,9 @@ USE_EVERY_KERNEL = textwrap.dedent("""
                      ["classification_error", "f_measure"])
     t = metrics.Contingency.from_labels(rng.integers(0, 1500, 40000), rng.integers(0, 1500, 40000))
     metrics.evaluate(t, ["classification_error", "nca"])
+    # The same cells without the offsets the count kept: the matching finds them (sorted_indptr).
+    uncounted = metrics.Contingency(t.rows, t.cols, t.values, t.row_labels, t.col_labels)
+    metrics.evaluate(uncounted, ["classification_error"])
     # Past 2^32 bucket keys (2^18 classes, 2^24 clusters): the one-level radix sort.
     counting.count_cells(rng.integers(0, 1 << 18, 1000), rng.integers(0, 1 << 24, 1000), 1 << 18, 1 << 24, True)
     out = {{}}

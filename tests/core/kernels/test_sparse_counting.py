@@ -45,17 +45,28 @@ def forced(name, fn, *args):
         counting.FORCE_KERNEL = None
 
 
+def with_rows(found):
+    """count_cells' answer with each cell's row: made from the cells' offsets by row (the maxima's
+    fifth item) where the count wrote those instead."""
+    if found[0] is None:
+        assert len(found) == 6 and found[5] is not None  # only beside the maxima
+        return (counting.rows_of_offsets(found[5][4]), *found[1:])
+    return found
+
+
 def assert_maxima(maxima, a, b, n_rows, n_cols, cells):
     """count_cells' sixth item (maxima=True): each code's largest cell by row and by column, 0 for
-    unused codes, np.bincount of the counts (None where one is past the histogram's cap), and
-    coo_square_sums of the cells by code — to the last bit, 0 for unused codes."""
-    rows, cols, vals = cells[:3]
+    unused codes, np.bincount of the counts (None where one is past the histogram's cap),
+    coo_square_sums of the cells by code — to the last bit, 0 for unused codes — and the cells'
+    offsets by row."""
+    rows, cols, vals = with_rows(cells)[:3]
     sizes_r, sizes_c = np.bincount(a, minlength=n_rows), np.bincount(b, minlength=n_cols)
     used_r, used_c = np.flatnonzero(sizes_r), np.flatnonzero(sizes_c)
     want_r, want_c = np.zeros(n_rows, np.int64), np.zeros(n_cols, np.int64)
     np.maximum.at(want_r, used_r[rows], vals)
     np.maximum.at(want_c, used_c[cols], vals)
-    row_max, col_max, hist, squares = maxima
+    row_max, col_max, hist, squares, offsets = maxima
+    np.testing.assert_array_equal(offsets, np.searchsorted(rows, np.arange(np.unique(a).size + 1)))
     want = cell_stats.coo_square_sums(rows, cols, vals, sizes_r[used_r].astype(np.int64),
                                       sizes_c[used_c].astype(np.int64))
     for got, expected, used, size in zip(squares, want, (used_r, used_r, used_c, used_c, used_r),
@@ -103,7 +114,7 @@ def test_compiled_and_numpy_cells_agree_with_a_counter(n, n_rows, n_cols, seed, 
     for split_below in (sparse_counting.SPLIT_ONES_ITEMS, 0):  # cells of one item counted apart, or not
         sparse_counting.SPLIT_ONES_ITEMS, saved = split_below, sparse_counting.SPLIT_ONES_ITEMS
         try:
-            with_maxima = forced("numba", counting.count_cells, a, b, n_rows, n_cols, True)
+            with_maxima = with_rows(forced("numba", counting.count_cells, a, b, n_rows, n_cols, True))
         finally:
             sparse_counting.SPLIT_ONES_ITEMS = saved
         for x, y in zip(with_maxima[:5], fast):
@@ -136,7 +147,7 @@ def test_hot_cells_count_the_same_cells(n, n_rows, n_cols, seed, purity, block, 
     b = np.where(stay, home[a], rng.integers(0, n_cols, n))
     counting.HOT_BLOCK, saved = block, counting.HOT_BLOCK
     try:
-        fast = forced("numba", counting.count_cells, a, b, n_rows, n_cols, True)
+        fast = with_rows(forced("numba", counting.count_cells, a, b, n_rows, n_cols, True))
     finally:
         counting.HOT_BLOCK = saved
     plain = forced("numpy", counting.count_cells, a, b, n_rows, n_cols)
@@ -334,7 +345,7 @@ def test_cells_counted_elsewhere_are_the_cells_counted_here(n, n_rows, n_cols, s
     try:
         got = forced(kernel, counting.cells_of_sorted_keys, keys, counts.astype(np.int64), n_rows, n_cols,
                      sizes_r.astype(np.int64), sizes_c.astype(np.int64), True)
-        want = forced(kernel, counting.count_cells, a, b, n_rows, n_cols, True)
+        want = with_rows(forced(kernel, counting.count_cells, a, b, n_rows, n_cols, True))
     finally:
         sparse_counting.SPLIT_ONES_ITEMS = saved
     for x, y in zip(got[:5], want[:5]):
@@ -343,7 +354,8 @@ def test_cells_counted_elsewhere_are_the_cells_counted_here(n, n_rows, n_cols, s
     if kernel == "numpy":
         assert got[5] is None and want[5] is None
         return
-    row_max, col_max, hist, squares = got[5]
+    row_max, col_max, hist, squares, offsets = got[5]
+    np.testing.assert_array_equal(offsets, want[5][4])  # the cells' offsets by row, as the count's
     np.testing.assert_array_equal(row_max, want[5][0])
     np.testing.assert_array_equal(col_max, want[5][1])
     assert (hist is None) == (want[5][2] is None)

@@ -243,3 +243,32 @@ def test_a_table_without_a_star_matches_every_cell_without_gathering_their_compo
     assert not parts.star.any()
     assert matching.matched_mass(t) == best(t.to_dense())
     assert "matching_cell_components" not in t.__dict__.get("_memo", {})
+
+
+def test_a_counted_table_keeps_its_cells_offsets_by_row_and_makes_its_rows_only_when_read():
+    """A sparse table counted by the two-level sort keeps each row's first cell instead of each
+    cell's row: ε's matching and the components read the offsets, the cells' rows are made when
+    something reads them, and they are the rows of the same cells given as a table (pickled,
+    transposed, densified alike)."""
+    import pickle
+
+    rng = np.random.default_rng(12)
+    a, b = rng.integers(0, 20_000, 200_000), rng.integers(0, 20_000, 200_000)
+    t = metrics.Contingency.from_labels(a, b)
+    assert "rows" not in t.__dict__ and "_row_offsets" in t.__dict__
+    keys = ["classification_error", "epsilon_n", "v_measure", "ari", "bcubed_f", "f_measure", "vd_n"]
+    got = metrics.evaluate(t, keys)
+    assert "rows" not in t.__dict__  # nothing read the cells' rows
+    assert not t.memo("matching_components", matching.matching_components).star.any()
+    plain = metrics.Contingency.from_table(sparse.coo_matrix((np.ones(a.size, np.int64), (a, b))).tocsr())
+    assert "_row_offsets" not in plain.__dict__ and plain.shape == t.shape
+    np.testing.assert_array_equal(plain.values, t.values)
+    assert metrics.evaluate(plain, keys) == got
+    by_row = matching.kept_by_row(t, counts=True)
+    assert by_row.offsets.tolist() == np.searchsorted(plain.rows, np.arange(t.shape[0] + 1)).tolist()
+    np.testing.assert_array_equal(by_row.top, np.maximum.reduceat(plain.values, by_row.offsets[:-1]))
+    again = pickle.loads(pickle.dumps(t))
+    for table in (t, again):
+        np.testing.assert_array_equal(table.rows, plain.rows)
+        np.testing.assert_array_equal(table.T.cols, plain.rows)
+    assert "rows" in t.__dict__  # made once, kept
