@@ -65,7 +65,9 @@ class Contingency(CellStats, MergeableTable):
     Storage: the non-zero cells in coordinate form (``rows``, ``cols``, ``values``), or,
     for a table counted from labels that is at least a quarter full, the dense count
     ``grid`` itself (then the coordinates are made on first use). ``grid`` is None for
-    coordinate tables. Either way every attribute and measure gives the same values.
+    coordinate tables; a sparse table counted from labels keeps its cells' offsets by row for
+    ``rows`` (made on first use: the measures and matchings read the offsets). Either way every
+    attribute and measure gives the same values.
     """
 
     grid: np.ndarray | None = None

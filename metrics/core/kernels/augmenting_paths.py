@@ -478,31 +478,23 @@ def held_max_weight(indptr, indices, weights, n_cols, max_steps, row_top=None):
     at = np.empty(cap, dtype=np.int64)
     top = weights[:0].sum()
     heavy = 0
-    if row_top is None:
-        for p in range(m):  # the largest cell, and where the cells of more than one item are (while few)
-            x = weights[p]
-            top = max(top, x)
-            heavy = _note_heavy(at, heavy, cap, x, p)
-    else:
-        for i in range(indptr.shape[0] - 1):
+    for i in range(indptr.shape[0] - 1):  # the largest cell, and where the cells past 1 are (while few)
+        if row_top is not None:  # numba compiles this apart where row_top is None
             top = max(top, row_top[i])
-            if row_top[i] > 1:
-                for p in range(indptr[i], indptr[i + 1]):
-                    heavy = _note_heavy(at, heavy, cap, weights[p], p)
+            if row_top[i] <= 1:
+                continue
+        for p in range(indptr[i], indptr[i + 1]):
+            x = weights[p]
+            if row_top is None:
+                top = max(top, x)
+            if x > 1:
+                if heavy < cap:
+                    at[heavy] = p
+                heavy += 1
     if 0 < heavy <= cap:
         weight, status, steps = _held_heavy(indptr, indices, weights, n_cols, at[:heavy], max_steps)
         return np.int64(weight), status, steps, top
     return np.int64(0), 0, m, top
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _note_heavy(at, heavy, cap, x, p):
-    """Cell ``p`` of ``x`` items: its position kept if past 1 (while fewer than ``cap``); the count."""
-    if x > 1:
-        if heavy < cap:
-            at[heavy] = p
-        heavy += 1
-    return heavy
 
 
 @njit(cache=True, nogil=True)

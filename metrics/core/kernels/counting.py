@@ -351,10 +351,12 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
         return _runs_to_cells(nb, keys, _one_bucket(written), 0, None, m, n, col_bits, row_sums, col_sums,
                               hot, rows, cols, np.empty(m, dtype=np.int64), maxima)
     # The bucket keys lie in the upper half of the buffer the cells' values are written to (a value
-    # is written below every key not read yet), the columns over the first pass's 64-bit keys
-    # (memory already mapped: fresh pages would cost about as much as the pass); the rows are not
-    # written, each row's first cell stands for them. Each is filled as far as the cells go
-    # (:func:`_fitted`).
+    # is written below every key not read yet). Where the keys are about one an item (random
+    # labels: about a cell per item), the columns go over the first pass's 64-bit keys (memory
+    # already mapped: fresh pages would cost about as much as the pass) and the rows are not
+    # written, each row's first cell stands for them; where the hot cells caught more (a class
+    # mostly in one cluster: fewer cells, whose rows the matchings' stars read), the rows go over
+    # the keys and the columns to a fresh array. Each is filled as far as the cells go (:func:`_fitted`).
     bucket_sizes = row_sums - np.bincount(caught >> low, weights=hot[caught, 1],
                                           minlength=row_sums.size).astype(np.int64)
     vals = np.empty(written, dtype=np.int64)
@@ -366,15 +368,17 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     row_sums = np.zeros(n_rows, dtype=np.int64)  # by class: counted by the sort
     row_index, row_max = np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64)
     col_index, col_max, hist, squares = _cell_outputs(nb, row_sums, col_sums, n, maxima)
-    cols = key_buffer if key_buffer.dtype == np.int64 else np.empty(written, dtype=np.int64)
+    over_keys = key_buffer if key_buffer.dtype == np.int64 else np.empty(written, dtype=np.int64)
     del keys, key_buffer
+    rows_apart = 4 * written < 3 * n
+    rows = over_keys if rows_apart else np.empty(0, dtype=np.int64)
+    cols = np.empty(written, dtype=np.int64) if rows_apart else over_keys
     row_starts = np.empty(n_rows + 1, dtype=np.int64)
     m, complete = nb.sort_buckets(bucket_keys, starts, col_bits, low, shifts, widths, row_sums, hot, row_index,
-                                  col_index, np.empty(0, np.int64), cols, vals, row_starts, row_max, col_max, hist,
-                                  squares)
+                                  col_index, rows, cols, vals, row_starts, row_max, col_max, hist, squares)
     del bucket_keys
-    return _counted(nb, None, _fitted(cols, m), _fitted(vals, m), row_sums, col_sums, m, complete, row_starts,
-                    row_max, col_max, hist, squares)
+    return _counted(nb, _fitted(rows, m) if rows_apart else None, _fitted(cols, m), _fitted(vals, m), row_sums,
+                    col_sums, m, complete, row_starts, row_max, col_max, hist, squares)
 
 
 def rows_of_offsets(offsets: np.ndarray) -> np.ndarray:
