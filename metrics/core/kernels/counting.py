@@ -320,8 +320,8 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     two_levels = col_bits + low <= 32
     row_shift = low if two_levels else 0
     key_dtype = np.uint32 if col_bits + row_bits <= 32 else np.uint64
-    # 64-bit keys in an int64 buffer of their own: the cells' columns go over it later, and a
-    # buffer that owns its memory can be shrunk to them in place (:func:`_fitted`).
+    # 64-bit keys in an int64 buffer of their own: the cells' columns (or rows) go over it later,
+    # and a buffer that owns its memory can be shrunk to them in place (:func:`_fitted`).
     key_buffer = np.empty(n, dtype=np.int64 if key_dtype == np.uint64 else key_dtype)
     keys = key_buffer.view(key_dtype)
     row_sums = np.zeros(((n_rows - 1) >> row_shift) + 1, dtype=np.int64)  # by bucket where two levels
@@ -356,7 +356,8 @@ def count_cells(a: np.ndarray, b: np.ndarray, n_rows: int, n_cols: int, maxima: 
     # already mapped: fresh pages would cost about as much as the pass) and the rows are not
     # written, each row's first cell stands for them; where the hot cells caught more (a class
     # mostly in one cluster: fewer cells, whose rows the matchings' stars read), the rows go over
-    # the keys and the columns to a fresh array. Each is filled as far as the cells go (:func:`_fitted`).
+    # the keys and the columns to a fresh array. Each is filled as far as the cells go
+    # (:func:`_fitted`).
     bucket_sizes = row_sums - np.bincount(caught >> low, weights=hot[caught, 1],
                                           minlength=row_sums.size).astype(np.int64)
     vals = np.empty(written, dtype=np.int64)
