@@ -1,23 +1,41 @@
-"""Shortest augmenting paths on a sparse matrix (numba, the optional ``fast`` extra): the one
-search of both sparse assignments — :func:`sparse_max_weight_matching` (ε, ε_n and their kin
-on big tables, integer or float weights) and the certified rounds of
-:mod:`metrics.core.kernels.float_assignment` (NCA's and PSI's fractional weights) — with the
-binary heap of Dijkstra's frontier, and the path flip the dense assignment
-(:func:`metrics.core.kernels.compiled.max_weight_assignment`) ends its searches with too; and
-for integer cells of a few items, where those searches are slowest, ε's matching by levels of
-maximum-cardinality matchings (:func:`levels_max_weight`, Hopcroft–Karp at each level).
-
-Reached through :mod:`metrics.core.kernels.compiled` (which re-exports
-:func:`sparse_max_weight_matching`), only where numba is installed; the tests run it against
-scipy's dense assignment.
+"""Shortest augmenting paths on a sparse matrix (numba, the optional ``fast`` extra): the search of
+both sparse assignments — :func:`sparse_max_weight_matching` (ε, ε_n and their kin on big tables)
+and the certified rounds of :mod:`metrics.core.kernels.float_assignment` (NCA's and PSI's weights)
+— with a binary heap for Dijkstra's frontier and the path flip that the dense assignment
+(:func:`metrics.core.kernels.compiled.max_weight_assignment`) ends its searches with too; and for
+integer cells of a few items, where those searches are slowest, ε's matching by levels of
+maximum-cardinality matchings (:func:`levels_max_weight`, Hopcroft–Karp at each level). Reached
+through :mod:`metrics.core.kernels.compiled`, only where numba is installed; the tests run it
+against scipy's dense assignment.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 __all__ = ["sparse_max_weight_matching", "augment_free_rows", "cell_cost", "levels_max_weight", "held_max_weight"]
+
+
+def _prefetch_line(typingctx, array, index):
+    """``_prefetch(array, index)`` in a kernel asks for the cache line of ``array[index]`` (valid,
+    C-contiguous) without waiting: LLVM's ``prefetch`` (a read, kept in every cache level)."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        byte, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [byte],
+                                              ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]))
+        builder.call(fn, [builder.bitcast(builder.gep(data, [args[1]]), byte), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
+
+
+_prefetch: Any = intrinsic(_prefetch_line)  # Any: called in kernels with (array, index), not this signature
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -62,8 +80,8 @@ def _heap_pop(keys, nodes, size):
 
 @njit(cache=True, nogil=True, inline="always")
 def _pop_nearest(keys, nodes, size, state, d):
-    """(the nearest column not settled yet, the heap's new size): roots popped until one is
-    neither settled (``state`` 2) nor stale (its key no longer its distance ``d``); −1 if none."""
+    """(the nearest column not settled yet, the heap's new size): roots popped until one is neither
+    settled (``state`` 2) nor stale (its key no longer its distance ``d``); −1 if none."""
     while size > 0:
         key = keys[0]
         node = nodes[0]
@@ -75,9 +93,8 @@ def _pop_nearest(keys, nodes, size, state, d):
 
 @njit(cache=True, nogil=True, inline="always")
 def _flip_path(pred, row_of, col_of, end, source):
-    """Augment along the shortest path found: from the free column ``end`` back through each
-    column's predecessor row to the free row ``source``, every row takes the column the path
-    reached it by (both assignment kernels end each search with it)."""
+    """Augment along the shortest path found: from the free column ``end`` back through each column's
+    predecessor row to the free row ``source``, every row takes the column the path reached it by."""
     j = end
     while True:
         i = pred[j]
@@ -99,17 +116,15 @@ def _weight_at(indptr, indices, weights, i, j):
 
 @njit(cache=True, nogil=True)
 def sparse_max_weight_matching(indptr, indices, weights, n_cols, max_steps):
-    """Largest total weight of a one-to-one matching of rows and columns (some may stay
-    unmatched) of the sparse non-negative matrix given in CSR form (``indptr``, ``indices``,
-    ``weights``; ``n_cols`` columns), the matching (row → column, a column ≥ ``n_cols``
-    meaning unmatched), and whether it is complete: the searches stop after ``max_steps``
-    relaxations of a cell (the caller's budget), the total and matching being then partial.
+    """Largest total weight of a one-to-one matching of rows and columns (some may stay unmatched) of
+    the sparse non-negative matrix in CSR form (``indptr``, ``indices``, ``weights``; ``n_cols``
+    columns), the matching (row → column, one ≥ ``n_cols`` meaning unmatched), and whether it is
+    complete: the searches stop after ``max_steps`` relaxations of a cell (the caller's budget).
 
-    Every row searched from cold by :func:`augment_free_rows` (see there); integer weights keep
-    every comparison exact (the caller keeps max(w) times the rows below 2^56, so no distance
-    overflows); float weights are compared as floats, as scipy's solvers do. Tables whose cells
-    are nearly all equal (random labels, few items a cell) are the slow case: a search then
-    explores every row reachable at no extra cost."""
+    Every row searched from cold by :func:`augment_free_rows`; integer weights keep every comparison
+    exact (the caller keeps max(w) times the rows below 2^56), float weights compare as scipy's do.
+    Cells nearly all equal (random labels) are the slow case: a search explores every row
+    reachable at no extra cost."""
     n_rows = indptr.shape[0] - 1
     zero = weights[0] * 0
     top = zero
@@ -154,11 +169,11 @@ def augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, steps, v
     reduced cost stays ≥ 0 and every matched cell tight — which makes each search short: it
     explores only the rows that compete for its best columns.
 
-    The state is updated in place: ``v`` (the n_cols + n_rows columns' prices, in the weights'
-    dtype), ``row_of`` (column → row, −1 free), ``col_of`` (row → column, −1 free) and
-    ``own_cost`` (each matched row's cost c, kept so that a search reaching a row need not look
-    its cell up). Returns (whether every free row was matched before the relaxations of a cell,
-    counted from ``steps``, passed ``max_steps``; the count)."""
+    The state is updated in place: ``v`` (the n_cols + n_rows columns' prices, in the weights' dtype),
+    ``row_of`` (column → row, −1 free), ``col_of`` (row → column, −1 free) and ``own_cost`` (each
+    matched row's cost c: a search reaching a row need not look its cell up). Returns (whether every
+    free row was matched before the cell relaxations, counted from ``steps``, passed ``max_steps``;
+    the count)."""
     n_rows = indptr.shape[0] - 1
     m = n_cols + n_rows
     zero = top * 0
@@ -235,6 +250,8 @@ _FAR = np.int64(1) << 62
 _SPREAD = np.int64(40503)
 # ``row_of`` of a column whose cell of the matching must stay (:func:`_held_heavy`).
 _HELD = np.int64(-2)
+# How many rows ahead the first look's cell is asked for (docs/performance.md, session 46).
+_GREEDY_AHEAD = 8
 
 
 @njit(cache=True, nogil=True)
@@ -253,8 +270,7 @@ def _cells_at(ptr, cols, w, top, sub_ptr, sub_col):
 
 @njit(cache=True, nogil=True)
 def _matching_arrays(n_rows, n_cols):
-    """:func:`_hopcroft_karp`'s state: (col_of, row_of) empty, and its work arrays (dist, queue,
-    stack, via, it)."""
+    """:func:`_hopcroft_karp`'s state: (col_of, row_of) empty, and its work arrays (dist, queue, stack, via, it)."""
     return (np.full(n_rows, -1, dtype=np.int64), np.full(n_cols, -1, dtype=np.int64),
             np.empty(n_rows, dtype=np.int64), np.empty(n_rows, dtype=np.int64), np.empty(n_rows + 1, dtype=np.int64),
             np.empty(n_rows + 1, dtype=np.int64), np.empty(n_rows, dtype=np.int64))
@@ -278,10 +294,13 @@ def _hopcroft_karp(ptr, cols, col_of, row_of, dist, queue, stack, via, it, steps
     neither free nor passed through: its cell of the matching stays. Returns (finished within
     ``max_steps`` cell reads, counted from ``steps``; the count)."""
     n_rows = ptr.shape[0] - 1
-    # Each free row takes a free cell before any search, looking from a point of its row that
-    # varies from row to row: a row's columns come in ascending order, and from the first one
-    # every row would pass over the low columns the rows before it took.
+    # Each free row takes a free cell before any search, looking from a point of its row that varies
+    # from row to row: a row's columns come in ascending order, and from the first one every row would
+    # pass over the low columns the rows before it took. That point, a cache miss, is asked rows ahead.
     for i in range(n_rows):
+        ahead = i + _GREEDY_AHEAD
+        if ahead < n_rows and ptr[ahead + 1] > ptr[ahead]:
+            _prefetch(cols, ptr[ahead] + (ahead * _SPREAD) % (ptr[ahead + 1] - ptr[ahead]))
         lo, hi = ptr[i], ptr[i + 1]
         if col_of[i] >= 0 or hi == lo:
             continue
@@ -403,16 +422,15 @@ def _reduce(ptr, cols, w, off_row, off_col, top, out_cols, out_w, sub_ptr, sub_c
 
 @njit(cache=True, nogil=True)
 def _held_heavy(ptr, cols, w, n_cols, at, max_steps):
-    """The matching's weight by a bound and a matching that reaches it, where few cells (at the
-    positions ``at``, ascending) hold more than one item — random labels of many classes and
-    clusters, whose levels would each pass over every cell. Any matching M weighs
-    |M| + Σ_{cells of M} (w − 1) ≤ ν + X, with ν the largest matching's size (at most the rows,
-    or the columns, that have cells) and X the heaviest matching of the cells of w ≥ 2 weighed
-    w − 1 (a small problem: the searches of :func:`sparse_max_weight_matching`). Held fixed
-    (:data:`_HELD`), that matching is grown by :func:`_hopcroft_karp` over every cell; if it
-    reaches as many rows or columns as have cells, it weighs at least ν + X, so exactly that.
-    Returns (the weight, 1 certified / 0 not / 2 stopped at ``max_steps``, the cell reads: the
-    heavy matching's counted as its cells, its own budget what is left)."""
+    """The matching's weight by a bound and a matching that reaches it, where few cells (at the positions
+    ``at``, ascending) hold more than one item — random labels of many classes and clusters, whose levels
+    would each pass over every cell. Any matching M weighs |M| + Σ_{cells of M} (w − 1) ≤ ν + X, with ν
+    the largest matching's size (at most the rows, or the columns, that have cells) and X the heaviest
+    matching of the cells of w ≥ 2 weighed w − 1 (a small problem: :func:`sparse_max_weight_matching`).
+    Held fixed (:data:`_HELD`), that matching is grown by :func:`_hopcroft_karp` over every cell; if it
+    reaches as many rows or columns as have cells, it weighs at least ν + X, so exactly that. Returns
+    (the weight, 1 certified / 0 not / 2 stopped at ``max_steps``, the cell reads: the heavy
+    matching's counted as its cells, its own budget what is left)."""
     n_rows = ptr.shape[0] - 1
     q = at.shape[0]
     lines = min(q, n_rows)
@@ -466,13 +484,12 @@ HELD_HEAVY_SHARE = 8
 
 @njit(cache=True, nogil=True)
 def held_max_weight(indptr, indices, weights, n_cols, max_steps, row_top=None):
-    """The largest weight of a one-to-one matching of the CSR matrix of positive integer weights
-    (int64) by a bound and a matching that reaches it (:func:`_held_heavy`), where at most
-    1/:data:`HELD_HEAVY_SHARE` of its cells exceed 1 — tables of many classes and clusters whose
-    cells hold one item, a few two or more, whatever the largest. ``row_top``: each row's largest
-    cell, where the caller knows it (a count keeps it): only the rows holding a cell past 1 are
-    read for those cells. Returns (the weight, 1 certified / 0 not tried or not certified / 2
-    stopped at ``max_steps`` cell reads, the cell reads, the largest weight)."""
+    """The largest weight of a one-to-one matching of the CSR matrix of positive integer weights (int64)
+    by a bound and a matching that reaches it (:func:`_held_heavy`), where at most 1/:data:`HELD_HEAVY_SHARE`
+    of its cells exceed 1 — tables of many classes and clusters whose cells hold one item, a few two or
+    more. ``row_top``: each row's largest cell, where the caller knows it (a count keeps it): only the rows
+    holding a cell past 1 are read for those cells. Returns (the weight, 1 certified / 0 not tried or not
+    certified / 2 stopped at ``max_steps`` cell reads, the cell reads, the largest weight)."""
     m = indices.shape[0]
     cap = m // HELD_HEAVY_SHARE
     at = np.empty(cap, dtype=np.int64)
@@ -499,21 +516,20 @@ def held_max_weight(indptr, indices, weights, n_cols, max_steps, row_top=None):
 
 @njit(cache=True, nogil=True)
 def levels_max_weight(indptr, indices, weights, n_cols, max_steps, row_top=None):
-    """Largest total weight of a one-to-one matching of rows and columns of the sparse matrix of
-    positive integer weights in CSR form (``indices``, ``weights``: writable int64, only read), by Kao,
-    Lam, Sung & Ting's decomposition: with N the largest weight, mwm(G) = |a maximum matching of
-    the cells of weight N| + mwm(G'), where G' takes 1 off every cell of each vertex in a minimum
-    vertex cover of those cells (König's, read off the maximum matching) and drops the cells left
-    at 0 — its largest weight is N − 1. So N maximum-cardinality matchings
-    (:func:`_hopcroft_karp`) give the answer, each level's matching starting from the last one's
-    (a matched cell has exactly one covered end: it is at the new top), and each level's cells
-    are gathered on the last one's pass. Where nearly every cell holds the same few items
-    (random labels of many classes and clusters) this is what the shortest-path searches are
-    slowest at: there every search explores the rows reachable at no extra cost. Where at most
-    1/:data:`HELD_HEAVY_SHARE` of the cells hold more than one item, a bound and a matching that
-    reaches it (:func:`held_max_weight`) come first: one maximum-cardinality matching of every
-    cell instead of a pass a level (``row_top``: each row's largest cell, where known). Returns
-    (the total, whether it finished within ``max_steps`` cell reads, the cell reads)."""
+    """Largest total weight of a one-to-one matching of rows and columns of the sparse matrix of positive
+    integer weights in CSR form (``indices``, ``weights``: writable int64, only read), by Kao, Lam, Sung &
+    Ting's decomposition: with N the largest weight, mwm(G) = |a maximum matching of the cells of weight
+    N| + mwm(G'), where G' takes 1 off every cell of each vertex in a minimum vertex cover of those cells
+    (König's, read off the maximum matching) and drops the cells left at 0 — its largest weight is N − 1.
+    So N maximum-cardinality matchings (:func:`_hopcroft_karp`) give the answer, each level's matching
+    starting from the last one's (a matched cell has exactly one covered end: it is at the new top), and
+    each level's cells gathered on the last one's pass. Where nearly every cell holds the same few items
+    (random labels of many classes and clusters) this is what the shortest-path searches are slowest at:
+    there every search explores the rows reachable at no extra cost. Where at most
+    1/:data:`HELD_HEAVY_SHARE` of the cells hold more than one item, a bound and a matching that reaches
+    it (:func:`held_max_weight`) come first: one maximum-cardinality matching of every cell instead of a
+    pass a level (``row_top``: each row's largest cell, where known). Returns (the total, whether it
+    finished within ``max_steps`` cell reads, the cell reads)."""
     n_rows = indptr.shape[0] - 1
     cols, w = indices, weights  # the caller's, read until the first level's cover is taken off
     m = cols.shape[0]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .augmenting_paths import _flip_path, held_max_weight, levels_max_weight, sparse_max_weight_matching
+from .augmenting_paths import _flip_path, _prefetch, held_max_weight, levels_max_weight, sparse_max_weight_matching
 
 __all__ = ["bounds", "count_pairs", "grid_summary", "max_weight_assignment", "csr_order",
            "sparse_max_weight_matching", "levels_max_weight", "held_max_weight", "sorted_indptr", "cell_components"]
@@ -372,6 +372,10 @@ def _cell_row(rows, indptr, k, r):
     return r
 
 
+# How many cells ahead :func:`cell_components` asks for a cluster's node (docs/performance.md, session 46).
+_COMPONENTS_AHEAD = 16
+
+
 @njit(cache=True, nogil=True)
 def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top, indptr):
     """Connected components of the class–cluster graph whose edges are the cells (rows[k], cols[k]),
@@ -412,6 +416,8 @@ def cell_components(rows, cols, vals, n_rows, n_cols, every_row, known_top, indp
             x = _root(parent, r)
             prev = r
         c = n_rows + cols[k]
+        if k + _COMPONENTS_AHEAD < m:  # the cluster's node some cells ahead: a read at random
+            _prefetch(parent, n_rows + cols[k + _COMPONENTS_AHEAD])
         y = _root(parent, c)
         k += 1
         if y == c:  # a cluster's root is itself only until its first cell joins it to a class

@@ -272,3 +272,34 @@ def test_a_counted_table_keeps_its_cells_offsets_by_row_and_makes_its_rows_only_
         np.testing.assert_array_equal(table.rows, plain.rows)
         np.testing.assert_array_equal(table.T.cols, plain.rows)
     assert "rows" in t.__dict__  # made once, kept
+
+
+def test_the_first_looks_and_the_components_ask_for_their_cache_lines_ahead():
+    """The two loops whose reads the hardware cannot foresee — Hopcroft–Karp's first look into each
+    row, the components' cluster of each cell — compile LLVM's prefetch (through numba's intrinsic
+    API: a numba or llvmlite that stopped emitting it fails here instead of leaving them silently
+    slower); and a prefetch changes nothing: asked at every index of an array, its reads are the same."""
+    from numba import njit
+
+    ptr, cols = np.array([0, 2, 3, 5], dtype=np.int64), np.array([0, 1, 1, 0, 2], dtype=np.int64)
+    vals = np.ones(5, dtype=np.int64)
+    for kernel, args in ((augmenting_paths._hopcroft_karp, lambda: (ptr, cols, *augmenting_paths._matching_arrays(3, 3),
+                                                                     0, 100)),
+                         (compiled.cell_components, lambda: (np.array([0, 0, 1, 2, 2]), cols, vals, 3, 3, True,
+                                                             vals[:0], None))):
+        fresh = njit(kernel.py_func)  # compiled here: code loaded from numba's disk cache cannot be inspected
+        here, there = args(), args()
+        # the same answer, and for the matching the same col_of and row_of it leaves
+        assert all(map(np.array_equal, (*fresh(*here), *here[2:4]), (*kernel(*there), *there[2:4])))
+        assert any("llvm.prefetch" in code for code in fresh.inspect_llvm().values()), kernel.__name__
+
+    prefetch = augmenting_paths._prefetch
+
+    @njit
+    def asked_everywhere(a):
+        for i in range(a.size):
+            prefetch(a, i)
+        return a.copy()
+
+    a = np.random.default_rng(0).integers(0, 10**6, 10**5)
+    assert np.array_equal(asked_everywhere(a), a)
