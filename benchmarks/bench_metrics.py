@@ -19,9 +19,8 @@ Label cases print, side by side:
 
 Timings are the best of a few repeats (scikit-learn: one run at 10^8), in wall-clock
 seconds; ``--cpu-time`` counts this process's CPU seconds instead, which a busy shared
-machine disturbs far less (everything timed on the host is single-threaded; the GPU
-section always uses wall-clock time). The compiled
-kernels are loaded (or compiled) before timing; the first call's time is printed once.
+machine disturbs far less (everything timed on the host is single-threaded; the GPU section
+always uses wall-clock time). The compiled kernels are loaded (or compiled) first, that call timed.
 
 When a GPU is present, a GPU section times the same labels on the device through PyTorch
 (CUDA) and CuPy, each where installed: ours (counted and summarised on the device, measures on
@@ -318,15 +317,13 @@ def table_cases(repeat: int, quick: bool) -> None:
       a share of them (20 %, then 95 %) put in a random one, every measure but AMI, against
       reading the grid once (its sum). Each class keeps a dominant cluster: the assignment
       measures' matching is certified by the lines' maxima (metrics.core.kernels.line_maxima).
-    * the same of two tables where no class has a dominant cluster — uniform random counts 0-19,
-      and the table of 10^7 random labels (Poisson(10) cells): the assignment measures solve
-      full assignment problems; then the same without the assignment measures, ``from_table``
-      alone, and each assignment measure alone beside the peer a user would call instead,
-      scipy's ``linear_sum_assignment`` of the same weights (its matching alone, no measure).
+    * the same of three tables where no class has a dominant cluster — uniform counts 0-19, 10^7
+      random labels' (Poisson(10) cells), a random clustering's of skewed sizes (Poisson cells of
+      gamma-distributed scales): then without the assignment measures, ``from_table`` alone, and
+      each assignment measure alone beside scipy's ``linear_sum_assignment`` of its weights.
     * a coordinate table of 10^5 x 10^5 classes and clusters with 10^6 (``--quick``) or 10^7
       non-zero cells (``from_table`` of a scipy COO matrix, then every measure but AMI and the
-      assignment ones): the per-cell sums come from one compiled pass, against reading the
-      cells' three arrays once.
+      assignment ones), against reading the cells' three arrays once.
     """
     rng = np.random.default_rng(26)
     no_assignment = [k for k in KEYS if k not in ASSIGNMENT_KEYS]
@@ -347,7 +344,10 @@ def table_cases(repeat: int, quick: bool) -> None:
             best_of(clustering.sum, 2 * repeat), ours)
     uniform = rng.integers(0, 20, (1000, 1000))
     random_labels = np.bincount(rng.integers(0, 10**6, 10**7), minlength=10**6).reshape(1000, 1000)
-    for name, grid in (("uniform counts 0-19", uniform), ("10^7 random labels' table", random_labels)):
+    own = np.random.default_rng(46)  # the other cases' draws stay as they were
+    skewed = own.poisson(np.outer(own.gamma(0.5, 2, 1000), own.gamma(0.5, 2, 1000)) * 3)
+    for name, grid in (("uniform counts 0-19", uniform), ("10^7 random labels' table", random_labels),
+                       ("skewed sizes' table", skewed[skewed.sum(1) > 0][:, skewed.sum(0) > 0])):
         _no_dominant_cluster(name, grid, repeat, row, no_assignment)
     from scipy import sparse
 
@@ -384,7 +384,7 @@ def _no_dominant_cluster(name: str, grid, repeat: int, row, no_assignment) -> No
         best_of(lambda: _evaluate_fresh(from_grid, no_assignment), 4 * repeat))
     row("  from_table alone", floor, best_of(from_grid, 4 * repeat))
     a, b = grid.sum(1, keepdims=True), grid.sum(0, keepdims=True)
-    peer_weights = {"nca": grid / a, "npa": grid / b, "psi": grid / np.maximum(a, b)}  # what each matches
+    peer_weights = {"nca": grid / a, "psi": grid / np.maximum(a, b)}  # what each matches (NPA: the counts, as ε_n)
     for key in sorted(ASSIGNMENT_KEYS):  # each on a fresh table: its own assignment, nothing shared
         ours = best_of(lambda key=key: _evaluate_fresh(from_grid, [key]), repeat)
         weights = peer_weights.get(key.removesuffix("_simplified"), grid.astype(float))

@@ -126,7 +126,12 @@ def max_weight_assignment(w):
     """Largest total weight of a one-to-one matching of the rows and columns of the
     square non-negative integer matrix ``w``, and the matching (row → column).
 
-    Jonker & Volgenant's method (1987) on the costs c = max(w) − w, in its four phases:
+    Jonker & Volgenant's method (1987) on the costs c_ij = max_k w_ik − w_ij — each row's own
+    largest cell less the cell: a constant taken off a row changes no assignment of a square
+    matrix, and against one ``max(w)`` for every row the rows of big classes were the cheapest
+    in every column, so that column reduction matched few rows and left prices that sent the
+    searches over most columns (a table of skewed class sizes took 10× as long; docs/performance.md,
+    session 46) —, in its four phases:
     column reduction gives every column its cheapest row (a feasible dual v, and a partial
     matching of tight cells); reduction transfer lowers each matched column's price by its
     row's second-best gap; two rounds of augmenting row reduction let free rows take their
@@ -137,10 +142,10 @@ def max_weight_assignment(w):
     last phase alone is provably optimal: the first three only give it a better start.
     """
     n = w.shape[0]
-    top = np.int64(0)
+    top = np.zeros(n, dtype=np.int64)  # each row's largest cell
     for i in range(n):
         for j in range(n):
-            top = max(top, np.int64(w[i, j]))
+            top[i] = max(top[i], np.int64(w[i, j]))
     row_of = np.full(n, -1, dtype=np.int64)  # column j -> its row
     col_of = np.full(n, -1, dtype=np.int64)  # row i -> its column
     v = np.empty(n, dtype=np.int64)
@@ -148,10 +153,10 @@ def max_weight_assignment(w):
     # then, last column first as in JV, a column whose cheapest row is free takes it.
     best_row = np.zeros(n, dtype=np.int64)
     for j in range(n):
-        v[j] = top - np.int64(w[0, j])
+        v[j] = top[0] - np.int64(w[0, j])
     for i in range(1, n):
         for j in range(n):
-            c = top - np.int64(w[i, j])
+            c = top[i] - np.int64(w[i, j])
             if c < v[j]:
                 v[j] = c
                 best_row[j] = i
@@ -169,7 +174,7 @@ def max_weight_assignment(w):
         second = np.int64(np.iinfo(np.int64).max)
         for j in range(n):
             if j != j1:
-                second = min(second, top - np.int64(w[i, j]) - v[j])
+                second = min(second, top[i] - np.int64(w[i, j]) - v[j])
         if n > 1:
             v[j1] -= second
     free_rows = np.empty(n, dtype=np.int64)
@@ -189,11 +194,11 @@ def max_weight_assignment(w):
             i = free_rows[k]
             k += 1
             j1 = 0
-            umin = top - np.int64(w[i, 0]) - v[0]
+            umin = top[i] - np.int64(w[i, 0]) - v[0]
             j2 = -1
             usub = np.int64(np.iinfo(np.int64).max)
             for j in range(1, n):
-                h = top - np.int64(w[i, j]) - v[j]
+                h = top[i] - np.int64(w[i, j]) - v[j]
                 if h < usub:
                     if h >= umin:
                         usub = h
@@ -227,7 +232,7 @@ def max_weight_assignment(w):
         # Dijkstra from row `free`: cols[:low] settled, cols[low:up] at the current
         # minimum distance (to scan), cols[up:] not yet reached at that distance.
         for j in range(n):
-            d[j] = top - np.int64(w[free, j]) - v[j]
+            d[j] = top[free] - np.int64(w[free, j]) - v[j]
             pred[j] = free
             cols[j] = j
         low = 0
@@ -260,13 +265,13 @@ def max_weight_assignment(w):
             j1 = cols[low]
             low += 1
             i = row_of[j1]
-            u1 = top - np.int64(w[i, j1]) - v[j1] - dmin
+            u1 = top[i] - np.int64(w[i, j1]) - v[j1] - dmin
             # The hot loop (about 60 settled columns per free row, each relaxing the
             # ~800 columns not yet reached): one row, the offset hoisted, and unsigned
             # column indices, which spare numba's negative-index wraparound on each of
             # the four loads.
             row = w[i]
-            base = top - u1
+            base = top[i] - u1
             for k in range(up, n):
                 j = np.uint64(cols[k])  # type: ignore[assignment]  # unsigned on purpose (above)
                 h = base - np.int64(row[j]) - v[j]

@@ -379,13 +379,30 @@ def test_jonker_volgenant_matches_scipy(w):
     assert w[np.arange(w.shape[0]), col_of].sum() == total
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 40), st.floats(0.1, 2.0), st.integers(0, 2**32 - 1))
+def test_jonker_volgenant_matches_scipy_where_the_rows_differ_in_scale(n, shape, seed):
+    """Rows and columns of very different sizes (classes of thousands beside classes of a few,
+    gamma-distributed scales): the kernel prices each row's cells against the row's own largest
+    cell, which changes no assignment; scipy's matching weighs the same."""
+    rng = np.random.default_rng(seed)
+    w = rng.poisson(np.outer(rng.gamma(shape, 1 / shape, n), rng.gamma(shape, 1 / shape, n)) * 20)
+    total, col_of = numba_kernels.max_weight_assignment(w)
+    r, c = linear_sum_assignment(w, maximize=True)
+    assert total == w[r, c].sum() == w[np.arange(n), col_of].sum()
+    assert sorted(col_of.tolist()) == list(range(n))
+
+
 def test_classification_error_same_with_and_without_the_kernel():
     rng = np.random.default_rng(3)
     for shape in [(300, 300), (120, 500), (90, 64)]:
-        dense = rng.poisson(3.0, shape)
-        t = Contingency.from_table(dense)
-        r, c = linear_sum_assignment(dense, maximize=True)
-        assert metrics.measures.matching.matched_mass(t) == dense[r, c].sum()
+        # a table of skewed class and cluster sizes too (the kernel's slow case before its costs
+        # were taken against each row's own largest cell)
+        for dense in (rng.poisson(3.0, shape), rng.poisson(np.outer(rng.gamma(0.5, 2, shape[0]),
+                                                                      rng.gamma(0.5, 2, shape[1])) * 3)):
+            t = Contingency.from_table(dense)
+            r, c = linear_sum_assignment(dense, maximize=True)
+            assert metrics.measures.matching.matched_mass(t) == dense[r, c].sum()
 
 
 # --------------------------------------------------------------------------- without numba; memory
