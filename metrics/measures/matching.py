@@ -193,19 +193,29 @@ def _permutations(p: int) -> np.ndarray:
 def _lsa_value(weights: np.ndarray) -> float:
     # Fractional weights (NCA's, PSI's) of a big table, once numba is loaded: solved on each row's
     # and column's best cells and certified optimal on every cell by duality
-    # (metrics/core/kernels/float_assignment.py); scipy's dense solve where no certificate comes.
-    # The work is not counted towards loading numba (None): a fresh process's first evaluate
-    # stays without it (counting.COLD_WORK), scipy taking no longer than the load would.
+    # (metrics/core/kernels/float_assignment.py); where no certificate comes, the dense
+    # Jonker–Volgenant kernel, which compares floats as scipy's solve does in a third to a half of
+    # its time (docs/performance.md, session 46). The work is not counted towards loading numba
+    # (None): a fresh process's first evaluate stays without it (counting.COLD_WORK), scipy
+    # taking no longer than the load would.
     big = min(weights.shape) >= _COMPILED_MATCHING_SIZE
-    if big and counting.compiled_kernels(None) is not None:
+    kernels = counting.compiled_kernels(None) if big else None
+    if kernels is not None:
         from ..core.kernels import float_assignment  # numba is there: the kernels above loaded
 
         value = float_assignment.max_weight_value(weights)
         if value is not None:
             return value
-    r, c = linear_sum_assignment(weights, maximize=True)
+        w = weights if weights.shape[0] <= weights.shape[1] else weights.T  # rows: the shorter side
+        square = np.zeros((w.shape[1],) * 2)
+        square[: w.shape[0]] = w
+        col_of = kernels.max_weight_assignment(square)[1][: w.shape[0]]
+        matched = w[np.arange(w.shape[0]), col_of]  # min(rows, columns) cells: scipy's count
+    else:
+        r, c = linear_sum_assignment(weights, maximize=True)
+        matched = weights[r, c]
     # Summed in increasing order, as genieclust does: fewer last-bit differences against it.
-    return float(np.sort(weights[r, c]).sum())
+    return float(np.sort(matched).sum())
 
 
 def max_assignment_batch(weights: np.ndarray) -> np.ndarray:

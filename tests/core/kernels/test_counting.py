@@ -393,6 +393,34 @@ def test_jonker_volgenant_matches_scipy_where_the_rows_differ_in_scale(n, shape,
     assert sorted(col_of.tolist()) == list(range(n))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 8), st.sampled_from(["nca", "psi", "uniform"]), st.integers(0, 2**32 - 1))
+def test_jonker_volgenant_on_fractional_weights_matches_scipy(n, top, kind, seed):
+    """NCA's and PSI's weights of count tables (ties within and across rows) and continuous
+    weights: compared as floats, as scipy compares them — the same optimum, to rounding."""
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, top + 1, (n, n))
+    a, b = np.maximum(table.sum(1, keepdims=True), 1), np.maximum(table.sum(0, keepdims=True), 1)
+    w = {"nca": table / a, "psi": table / np.maximum(a, b), "uniform": rng.random((n, n))}[kind]
+    total, col_of = numba_kernels.max_weight_assignment(w)
+    r, c = linear_sum_assignment(w, maximize=True)
+    assert sorted(col_of.tolist()) == list(range(n))
+    assert w[np.arange(n), col_of].sum() == pytest.approx(w[r, c].sum(), rel=1e-13, abs=1e-15)
+    assert total == pytest.approx(w[r, c].sum(), rel=1e-13, abs=1e-15)
+
+
+@pytest.mark.parametrize("max_turns", [0, 1, 5])
+def test_jonker_volgenant_hands_the_rows_left_to_the_searches_at_its_turn_limit(max_turns):
+    """Augmenting row reduction stops after ``max_turns`` turns (n² by default: float prices can
+    fall by ever smaller steps); the rows it had not placed go to the searches: still optimal."""
+    rng = np.random.default_rng(max_turns)
+    for w in (rng.integers(0, 4, (60, 60)), rng.integers(0, 4, (60, 60)) / rng.integers(1, 9, (60, 1))):
+        total, col_of = numba_kernels.max_weight_assignment(w, max_turns)
+        r, c = linear_sum_assignment(w, maximize=True)
+        assert sorted(col_of.tolist()) == list(range(60))
+        assert total == pytest.approx(w[r, c].sum(), rel=1e-13)
+
+
 def test_classification_error_same_with_and_without_the_kernel():
     rng = np.random.default_rng(3)
     for shape in [(300, 300), (120, 500), (90, 64)]:

@@ -287,18 +287,26 @@ def test_measures_of_a_big_table_use_it_and_agree_with_the_numpy_path(spy, key):
     assert fast == pytest.approx(slow, rel=1e-12)
 
 
-def test_small_tables_and_the_fallback_stay_with_scipy(spy, monkeypatch):
-    """Below the compiled matching's size the dense solve is direct; where the certified path
-    gives up, _lsa_value still returns scipy's value."""
+def test_small_tables_stay_with_scipy_and_the_fallback_is_the_dense_kernel(spy, monkeypatch):
+    """Below the compiled matching's size the dense solve is scipy's; where the certified path
+    gives up, the dense Jonker–Volgenant kernel's (scipy's optimum, summed as scipy's is), for
+    either side the shorter."""
     counting.load_compiled()
     rng = np.random.default_rng(1)
     small = rng.random((10, 10))
     assert matching._lsa_value(small) == scipy_value(small)
     assert not spy
-    big = psi_weights(rng.integers(0, 20, (100, 100)))
-    monkeypatch.setattr(float_assignment, "MAX_CANDIDATE_SHARE", 1e-9)
-    assert matching._lsa_value(big) == scipy_value(big)
-    assert spy == [big.shape]
+    monkeypatch.setattr(float_assignment, "max_weight_value", lambda w: spy.append(w.shape))  # gives up: None
+    table = rng.integers(0, 20, (100, 160))
+    big = [psi_weights(table), nca_weights(table), psi_weights(table.T), nca_weights(table.T), rng.random((90, 90))]
+    expected = [scipy_value(w) for w in big]
+
+    def no_scipy(*args, **kwargs):
+        raise AssertionError("scipy's solve was called")
+
+    monkeypatch.setattr(matching, "linear_sum_assignment", no_scipy)
+    assert [matching._lsa_value(w) for w in big] == pytest.approx(expected, rel=1e-13)
+    assert spy == [w.shape for w in big]
 
 
 @pytest.mark.parametrize("key", ["nca", "psi", "psi_simplified"])
