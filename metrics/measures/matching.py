@@ -194,8 +194,8 @@ def _lsa_value(weights: np.ndarray) -> float:
     # Fractional weights (NCA's, PSI's) of a big table, once numba is loaded: solved on each row's
     # and column's best cells and certified optimal on every cell by duality
     # (metrics/core/kernels/float_assignment.py); where no certificate comes, the dense
-    # Jonker–Volgenant kernel, which compares floats as scipy's solve does in a third to a half of
-    # its time (docs/performance.md, session 46). The work is not counted towards loading numba
+    # Jonker–Volgenant kernel, which compares floats as scipy's solve does, in a fifth to seven
+    # tenths of its time (docs/performance.md, session 46). The work is not counted towards loading numba
     # (None): a fresh process's first evaluate stays without it (counting.COLD_WORK), scipy
     # taking no longer than the load would.
     big = min(weights.shape) >= _COMPILED_MATCHING_SIZE

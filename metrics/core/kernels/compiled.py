@@ -171,7 +171,7 @@ def max_weight_assignment(w, max_turns=-1):
 
     Integer costs keep every comparison exact. Fractional weights are compared as floats, as
     scipy's ``linear_sum_assignment`` compares them (NCA's and PSI's weights, where their
-    certified rounds hand over; at 1000 × 1000 two to three times quicker than scipy's solve).
+    certified rounds hand over; at 1000 × 1000 1.4 to 5 times quicker than scipy's solve).
     """
     n = w.shape[0]
     top = np.full(n, _cost(w[0, 0]) * 0)  # each row's largest cell, in the cost type
@@ -218,11 +218,12 @@ def max_weight_assignment(w, max_turns=-1):
     # Augmenting row reduction, two rounds (JV): a free row takes its cheapest column,
     # lowering that column's price to the row's second-cheapest; the row it displaces
     # goes on at once when the price really dropped, else waits for the next round. Rows go on
-    # at most ``max_turns`` times in all (n² unless given: float prices can drop by ever smaller
-    # steps); the rows still free then go to the searches, which alone make the answer optimal.
+    # at most ``max_turns`` times in all (8n unless given: float prices can drop by ever smaller
+    # steps, and NCA's weights of skewed cluster sizes took 430 ms in this loop at n² turns, 74 at
+    # 8n); the rows still free then go to the searches, which alone make the answer optimal.
     turns = 0
     if max_turns < 0:
-        max_turns = n * n
+        max_turns = 8 * n
     for _ in range(2):
         k = 0
         previous = n_free

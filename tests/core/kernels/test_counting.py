@@ -411,7 +411,7 @@ def test_jonker_volgenant_on_fractional_weights_matches_scipy(n, top, kind, seed
 
 @pytest.mark.parametrize("max_turns", [0, 1, 5])
 def test_jonker_volgenant_hands_the_rows_left_to_the_searches_at_its_turn_limit(max_turns):
-    """Augmenting row reduction stops after ``max_turns`` turns (n² by default: float prices can
+    """Augmenting row reduction stops after ``max_turns`` turns (8n by default: float prices can
     fall by ever smaller steps); the rows it had not placed go to the searches: still optimal."""
     rng = np.random.default_rng(max_turns)
     for w in (rng.integers(0, 4, (60, 60)), rng.integers(0, 4, (60, 60)) / rng.integers(1, 9, (60, 1))):
