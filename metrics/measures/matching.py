@@ -190,20 +190,20 @@ def _permutations(p: int) -> np.ndarray:
     return _PERMS[p]
 
 
-def _lsa_value(weights: np.ndarray) -> float:
+def _lsa_value(weights: np.ndarray, dense_first: bool = False) -> float:
     # Fractional weights (NCA's, PSI's) of a big table, once numba is loaded: solved on each row's
     # and column's best cells and certified optimal on every cell by duality
     # (metrics/core/kernels/float_assignment.py); where no certificate comes, the dense
     # Jonker–Volgenant kernel, which compares floats as scipy's solve does, in a fifth to seven
     # tenths of its time (docs/performance.md, session 46). The work is not counted towards loading numba
     # (None): a fresh process's first evaluate stays without it (counting.COLD_WORK), scipy
-    # taking no longer than the load would.
+    # taking no longer than the load would. ``dense_first``: the dense kernel without the rounds.
     big = min(weights.shape) >= _COMPILED_MATCHING_SIZE
     kernels = counting.compiled_kernels(None) if big else None
     if kernels is not None:
         from ..core.kernels import float_assignment  # numba is there: the kernels above loaded
 
-        value = float_assignment.max_weight_value(weights)
+        value = None if dense_first else float_assignment.max_weight_value(weights)
         if value is not None:
             return value
         w = weights if weights.shape[0] <= weights.shape[1] else weights.T  # rows: the shorter side

@@ -48,6 +48,23 @@ from .matching import (
     max_assignment_batch,
 )
 
+# A nearly square table (sides within _NEARLY_SQUARE of each other: the dense kernel pads to a
+# square) whose class or cluster sizes spread past this coefficient of variation — random
+# clusterings of imbalanced classes, gamma-distributed sizes: 0.7–1.5; uniform and Poisson tables
+# under 0.07 — goes to the dense kernel before the certified rounds: their candidates, each line's
+# few best cells, are mostly the big lines' there. On 20 of 24 such tables measured the rounds took
+# 1.7 to 4.6 times the kernel's time, on the other 4 up to half (836 against 389 ms in all;
+# docs/performance.md, session 46).
+SKEWED_SIZES = 0.5
+_NEARLY_SQUARE = 1.25
+
+
+def _dense_first(t) -> bool:
+    n_r, n_c = t.shape
+    if max(n_r, n_c) > _NEARLY_SQUARE * min(n_r, n_c):
+        return False
+    return any(float(np.std(s)) > SKEWED_SIZES * float(np.mean(s)) for s in (t.row_sums, t.col_sums))
+
 
 def max_weight_matching(t, weight) -> float:
     """max over one-to-one maps σ of Σ_i weight(n_{iσ(i)}, a_i, b_σ(i)) for one table, on the
@@ -70,13 +87,13 @@ def max_weight_matching(t, weight) -> float:
             # weight is 0 / size = 0: the counts divide as they are (numpy widens them to float64).
             a, b = t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :]
             weights = weight(t.grid, a, b)
-        return _lsa_value(weights)
+        return _lsa_value(weights, _dense_first(t))
     rows, cols, vals = t.rows, t.cols, t.values
     w = weight(vals.astype(np.float64), t.row_sums[rows].astype(np.float64), t.col_sums[cols].astype(np.float64))
     if n_r * n_c <= _DENSE_MATCHING_CELLS:
         dense = np.zeros((n_r, n_c))
         dense[rows, cols] = w
-        return _lsa_value(dense)
+        return _lsa_value(dense, _dense_first(t))
     comp = t.memo("matching_cell_components", matching_cell_components)
     parts = t.memo("matching_components", matching_components).weighted(comp, w)
     return float(_sparse_matching(rows, cols, w, n_r, n_c, parts, comp, kept_by_row(t)))

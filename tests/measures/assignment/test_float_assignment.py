@@ -309,6 +309,34 @@ def test_small_tables_stay_with_scipy_and_the_fallback_is_the_dense_kernel(spy, 
     assert spy == [w.shape for w in big]
 
 
+def test_skewed_sizes_of_a_nearly_square_table_go_to_the_dense_kernel_first(spy):
+    """Class and cluster sizes spread past SKEWED_SIZES (coefficient of variation) in a nearly
+    square table: NCA and PSI skip the certified rounds for the dense kernel; the same tables
+    made uniform, or far from square, keep the rounds. scipy's optimum either way."""
+    from metrics.measures import normalised_matching
+
+    counting.load_compiled()
+    rng = np.random.default_rng(46)
+    skewed = rng.poisson(np.outer(rng.gamma(0.5, 2, 150), rng.gamma(0.5, 2, 140)) * 3)
+    skewed = skewed[skewed.sum(1) > 0][:, skewed.sum(0) > 0]
+    wide = rng.poisson(np.outer(rng.gamma(0.5, 2, 90), rng.gamma(0.5, 2, 400)) * 3)
+    wide = wide[wide.sum(1) > 0][:, wide.sum(0) > 0]
+    uniform = rng.integers(0, 20, (150, 140))
+    for table, rounds in ((skewed, False), (wide, True), (uniform, True)):
+        spread = max(np.std(x) / np.mean(x) for x in (table.sum(1), table.sum(0)))
+        assert (spread > normalised_matching.SKEWED_SIZES) == (table is not uniform)
+        t = metrics.Contingency.from_table(table)
+        got = metrics.evaluate(t, ["nca", "psi"])
+        assert bool(spy) == rounds, (table.shape, spy)
+        spy.clear()
+        a, b = table.sum(1, keepdims=True), table.sum(0, keepdims=True)
+        k, m = t.n_classes, max(t.shape)
+        nca = (scipy_value(table / a) - 1) / (k - 1)
+        assert got["nca"] == pytest.approx(nca, rel=1e-12)
+        e = np.sort(np.minimum(-np.sort(-a[:, 0])[:min(t.shape)], -np.sort(-b[0])[:min(t.shape)])).sum() / table.sum()
+        assert got["psi"] == pytest.approx(max((scipy_value(table / np.maximum(a, b)) - e) / (m - e), 0.0), rel=1e-12)
+
+
 @pytest.mark.parametrize("key", ["nca", "psi", "psi_simplified"])
 @pytest.mark.parametrize("numpy_path", [False, True])
 def test_a_grid_table_s_weights_come_from_its_grid(key, numpy_path):
