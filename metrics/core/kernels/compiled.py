@@ -174,7 +174,8 @@ def max_weight_assignment(w, max_turns=-1):
     certified rounds hand over; at 1000 × 1000 1.4 to 5 times quicker than scipy's solve).
     """
     n = w.shape[0]
-    top = np.full(n, _cost(w[0, 0]) * 0)  # each row's largest cell, in the cost type
+    zero = _cost(w[:1, :1].sum()) * 0  # 0 in the cost type (and no cell read: ``w`` may be empty)
+    top = np.full(n, zero)  # each row's largest cell
     for i in range(n):
         for j in range(n):
             top[i] = max(top[i], _cost(w[i, j]))
@@ -203,7 +204,7 @@ def max_weight_assignment(w, max_turns=-1):
         j1 = col_of[i]
         if j1 < 0:
             continue
-        second = _no_cost(w[0, 0])
+        second = _no_cost(zero)
         for j in range(n):
             if j != j1:
                 second = min(second, top[i] - _cost(w[i, j]) - v[j])
@@ -240,7 +241,7 @@ def max_weight_assignment(w, max_turns=-1):
             j1 = 0
             umin = top[i] - _cost(w[i, 0]) - v[0]
             j2 = -1
-            usub = _no_cost(w[0, 0])
+            usub = _no_cost(zero)
             for j in range(1, n):
                 h = top[i] - _cost(w[i, j]) - v[j]
                 if h < usub:
@@ -282,7 +283,7 @@ def max_weight_assignment(w, max_turns=-1):
         low = 0
         up = 0
         end = -1
-        dmin = top[0] * 0
+        dmin = zero
         while end < 0:
             if up == low:
                 # Next distance level: gather the columns at the smallest distance.
@@ -334,7 +335,7 @@ def max_weight_assignment(w, max_turns=-1):
             j = cols[k]
             v[j] += d[j] - dmin
         _flip_path(pred, row_of, col_of, end, free)
-    total = top[0] * 0
+    total = zero
     for i in range(n):
         total += _cost(w[i, col_of[i]])
     return total, col_of

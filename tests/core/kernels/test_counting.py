@@ -409,6 +409,12 @@ def test_jonker_volgenant_on_fractional_weights_matches_scipy(n, top, kind, seed
     assert total == pytest.approx(w[r, c].sum(), rel=1e-13, abs=1e-15)
 
 
+def test_jonker_volgenant_of_no_row_and_of_one():
+    for w in (np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0)), np.array([[3]]), np.array([[0.25]])):
+        total, col_of = numba_kernels.max_weight_assignment(w)
+        assert total == w.sum() and col_of.tolist() == list(range(w.shape[0]))
+
+
 @pytest.mark.parametrize("max_turns", [0, 1, 5])
 def test_jonker_volgenant_hands_the_rows_left_to_the_searches_at_its_turn_limit(max_turns):
     """Augmenting row reduction stops after ``max_turns`` turns (8n by default: float prices can
