@@ -245,7 +245,8 @@ def line_maxima_matching(t: Contingency, kind: str):
     "share_of_class": n_ij / a_i, "share_of_larger": n_ij / max(a_i, b_j)) when each line of its
     shorter side has its best cell in a line of its own — then those cells are the matching,
     certified by one compiled pass over the counts (:mod:`metrics.core.kernels.line_maxima`) —
-    else None: the assignment solvers take over."""
+    or, for the counts and n_ij / a_i by rows, when the lines' best counts, ties included, hold a
+    matching of every line; else None: the assignment solvers take over."""
     grid = t.grid
     if grid is None or grid.dtype.kind not in "iu" or min(grid.shape) < _COMPILED_MATCHING_SIZE:
         return None
@@ -259,7 +260,11 @@ def line_maxima_matching(t: Contingency, kind: str):
         else code
     cells = t.memo(f"line_best_cells:{shared}",
                    lambda t: line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, shared))
-    return line_maxima.by_line_maxima(grid, t.row_sums, cells, code)
+    # Best counts that tie within lines may still give every line a cell of its own: one matching
+    # of those cells, kept for ε and NCA alike. Ties of fractions (PSI's) are rare: not tried.
+    tied = not cells[2] and shared == line_maxima.COUNT and \
+        t.memo("line_best_cells_match", lambda t: line_maxima.best_cells_match(t.grid, cells))
+    return line_maxima.by_line_maxima(grid, t.row_sums, cells, code, tied)
 
 
 def compiled_grid_weights(t: Contingency, kind: str) -> np.ndarray | None:

@@ -3,14 +3,21 @@
 own, those cells are the matching — no matching weighs more than the sum of the lines' maxima.
 One pass over the counts, for the weights of ε (n_ij), NCA (n_ij / a_i) and PSI
 (n_ij / max(a_i, b_j)); a clustering whose every class has its own dominant cluster is solved
-by it, and anything else goes to the assignment solvers (:mod:`.float_assignment`, scipy).
+by it. Where the best counts tie within lines (counts drawn from a few values: uniform 0–19,
+0–2), the lines' best cells, ties included, may still hold a matching of every line: a
+maximum-cardinality matching of those cells (Hopcroft & Karp) finds it or shows there is none,
+for ε and for NCA by rows. Anything else goes to the assignment solvers
+(:mod:`.float_assignment`, scipy).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
+from .augmenting_paths import _SPREAD, _hopcroft_karp, _matching_arrays
 from .cell_stats import _VECTOR_MATH
 from .float_assignment import _EPS
 
@@ -133,6 +140,108 @@ def grid_weights(counts, row_sums, col_sums, kind, out):
                 out[i, j] = np.float64(row[j]) / max(a, col_sums[j])
 
 
+@njit(cache=True, nogil=True)
+def tied_best_cells(counts, top, by_row, per_row):
+    """The cells holding their line's largest count (``top``, one per line of the grid's rows —
+    ``by_row`` — or columns, in the grid's dtype; a line whose top is 0 has none) in CSR form by
+    line: (offsets, the line across of each cell). A first pass counts each line's cells (a
+    comparison a cell, which vectorises), the second writes them.
+
+    By rows, at most ``per_row`` cells a row: a row with more takes the first it meets from a
+    point of the row that moves from row to row. Taken from the start of every row, the rows
+    would offer the same few columns, and no matching could give each its own."""
+    n_r, n_c = counts.shape
+    lines = n_r if by_row else n_c
+    size = np.zeros(lines, dtype=np.int64)
+    for i in range(n_r):
+        row = counts[i]
+        if by_row:
+            t = top[i]
+            tied = 0
+            for j in range(n_c):
+                tied += row[j] == t
+            size[i] = min(tied, per_row) if t > 0 else 0
+        else:
+            for j in range(n_c):
+                size[j] += (row[j] == top[j]) & (top[j] > 0)
+    ptr = np.zeros(lines + 1, dtype=np.int64)
+    for q in range(lines):
+        ptr[q + 1] = ptr[q] + size[q]
+    across = np.empty(ptr[lines], dtype=np.int64)
+    at = ptr[:-1].copy()
+    for i in range(n_r):
+        row = counts[i]
+        if not by_row:
+            for j in range(n_c):
+                if (row[j] == top[j]) & (top[j] > 0):
+                    across[at[j]] = i
+                    at[j] += 1
+        elif top[i] == 0:  # an empty row: no cell is its best
+            continue
+        elif size[i] < per_row:  # every tied cell
+            for j in range(n_c):
+                if row[j] == top[i]:
+                    across[at[i]] = j
+                    at[i] += 1
+        else:  # the first per_row from a point that moves from row to row, round the row
+            start = (i * _SPREAD) % n_c
+            for j in range(start, n_c):
+                if row[j] == top[i]:
+                    across[at[i]] = j
+                    at[i] += 1
+                    if at[i] == ptr[i + 1]:
+                        break
+            for j in range(start if at[i] < ptr[i + 1] else 0):
+                if row[j] == top[i]:
+                    across[at[i]] = j
+                    at[i] += 1
+                    if at[i] == ptr[i + 1]:
+                        break
+    return ptr, across
+
+
+@njit(cache=True, nogil=True)
+def every_line_matched(ptr, across, n_across, max_steps):
+    """Whether a matching of the cells in CSR form (``ptr``, ``across``: :func:`tied_best_cells`)
+    takes a cell of every line that has any: Hopcroft & Karp's maximum matching, within
+    ``max_steps`` cell reads (past them: False, not known)."""
+    lines = ptr.shape[0] - 1
+    col_of, row_of, dist, queue, stack, via, it = _matching_arrays(lines, n_across)
+    finished, _ = _hopcroft_karp(ptr, across, col_of, row_of, dist, queue, stack, via, it, 0, max_steps)
+    if not finished:
+        return False
+    unmatched = 0
+    for q in range(lines):
+        unmatched += (ptr[q + 1] > ptr[q]) & (col_of[q] < 0)
+    return unmatched == 0
+
+
+# Each row's tied cells a matching is sought among: at least this many, and 2 ln(columns) past
+# it. Rows that pick d columns at random leave some column unpicked with a chance of about
+# columns · e^−d (at 1000 columns, d = 8: 1 in 3 — 5 of 20 uniform tables of counts 0–19 missed
+# their matching — d = 16: 1 in 10^4).
+TIED_PER_ROW = 16
+# Hopcroft–Karp's budget of cell reads per tied cell: a maximum matching takes at most about √lines
+# phases, each reading every cell once; past this the assignment solvers take over.
+TIED_READS_PER_CELL = 64
+
+
+def best_cells_match(counts: np.ndarray, cells) -> bool:
+    """Whether the lines' best counts (``cells``: :func:`line_best_cells` of the counts), ties
+    included, hold a matching that takes a cell of every line with any: then no matching of the
+    counts weighs more than it (the sum of the lines' maxima bounds every matching), nor of
+    n_ij / a_i by rows (the same cells are each row's best). Counts past 2^53, which the maxima
+    as floats do not hold exactly, are not tried."""
+    best, _, _, by_row = cells
+    if best.size == 0 or best.max() >= 2.0**53:
+        return False
+    counts = np.ascontiguousarray(counts)
+    per_row = max(TIED_PER_ROW, math.ceil(2 * math.log(counts.shape[1])))
+    ptr, across = tied_best_cells(counts, best.astype(counts.dtype), by_row, per_row)
+    n_across = counts.shape[1] if by_row else counts.shape[0]
+    return bool(every_line_matched(ptr, across, n_across, TIED_READS_PER_CELL * (across.size + ptr.size)))
+
+
 def line_best_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarray, kind: int):
     """:func:`lines_best` of the grid's shorter side: (best, at, distinct, by_row)."""
     counts = np.ascontiguousarray(counts)
@@ -140,14 +249,17 @@ def line_best_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarr
     return (*lines_best(counts, row_sums, col_sums.astype(np.float64), kind, by_row), by_row)
 
 
-def by_line_maxima(counts: np.ndarray, row_sums: np.ndarray, cells, kind: int) -> float | int | None:
+def by_line_maxima(counts: np.ndarray, row_sums: np.ndarray, cells, kind: int,
+                   tied_match: bool = False) -> float | int | None:
     """The maximum-weight matching's weight when each line of the grid's shorter side has its
     best cell in a line of its own (``cells``: :func:`line_best_cells` of ``kind``'s weights, or
-    of the counts for n_ij / a_i by rows: the same cells), else None. For counts, their sum (an
-    int); for fractions, the matched weights summed as
-    :func:`metrics.measures.matching._lsa_value` sums scipy's (sorted)."""
+    of the counts for n_ij / a_i by rows: the same cells), or when ``tied_match`` (the counts'
+    best cells, ties included, match every line: :func:`best_cells_match`), else None. For
+    counts, their sum (an int); for fractions, the matched weights summed as
+    :func:`metrics.measures.matching._lsa_value` sums scipy's (sorted). A line's matched cell
+    among its ties weighs its maximum whichever it is, so ``at`` (the first) stands for it."""
     best, at, distinct, by_row = cells
-    if not distinct:
+    if not (distinct or tied_match):
         return None
     line = np.flatnonzero(at >= 0)
     if kind == COUNT:

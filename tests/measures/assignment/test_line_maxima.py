@@ -1,6 +1,7 @@
 """The matching certified by the lines' maxima (metrics.core.kernels.line_maxima):
 when every class (or cluster, the shorter side) has its best cell in a cluster of its own, those
-cells are the maximum-weight matching of ε's counts, NCA's n_ij / a_i and PSI's n_ij / max(a_i, b_j).
+cells are the maximum-weight matching of ε's counts, NCA's n_ij / a_i and PSI's n_ij / max(a_i, b_j);
+so are tied best counts that match every line (test_tied_line_maxima.py), for ε and NCA by rows.
 Checked against numpy's weights and argmax (the same cells, the same bits) and scipy's assignment
 (the same value), on random grids of both orientations with ties, and through the measures."""
 
@@ -124,14 +125,23 @@ def no_solver(monkeypatch):
     monkeypatch.setattr(matching, "_dense_matching", refuse)
 
 
-@pytest.mark.parametrize("shape", [(300, 300), (200, 260), (260, 200)])
-def test_measures_of_a_clustering_s_grid_need_no_assignment_solver(no_solver, monkeypatch, shape):
-    """ε, ε_n, NPA, NCA, PSI and PSI_s of a big grid whose classes each have a dominant cluster:
-    no solver runs (one pass over the counts), and the values are those of the solvers, to the
-    bit (solvers back, the line maxima refused)."""
+@pytest.mark.parametrize("grid_kind, shape, top", [("dominant", (300, 300), 15), ("dominant", (200, 260), 15),
+                                                    ("dominant", (260, 200), 15), ("tied", (300, 300), 19),
+                                                    ("tied", (200, 260), 2), ("tied", (260, 200), 9)])
+def test_measures_of_certified_grids_need_no_assignment_solver(no_solver, monkeypatch, grid_kind, shape, top):
+    """ε, ε_n, NPA, NCA, PSI and PSI_s of a big grid whose classes each have a dominant cluster
+    ("dominant"), and ε, ε_n, NPA and NCA of one of uniform counts 0 … top ("tied": no line's best
+    cell is its own, but the tied best cells match every line): no solver runs, and the values
+    are those of the solvers, to the bit (solvers back, the line maxima refused). NCA by columns
+    (more classes than clusters) reads its own weights' maxima, which do not tie: left out there."""
     counting.load_compiled()
-    grid = dominant_grid(np.random.default_rng(sum(shape)), *shape, 15, 200)
-    keys = ["classification_error", "epsilon_n", "npa", "nca", "psi", "psi_simplified"]
+    if grid_kind == "dominant":
+        grid = dominant_grid(np.random.default_rng(sum(shape)), *shape, top, 200)
+        keys = ["classification_error", "epsilon_n", "npa", "nca", "psi", "psi_simplified"]
+    else:
+        grid = np.random.default_rng(sum(shape) + top).integers(0, top + 1, shape)
+        keys = ["classification_error", "epsilon_n", "npa"] + (["nca"] if shape[0] <= shape[1] else [])
+        assert not line_maxima.line_best_cells(grid, grid.sum(axis=1), grid.sum(axis=0), line_maxima.COUNT)[2]
     fast = metrics.evaluate(metrics.Contingency.from_table(grid), keys)
     monkeypatch.undo()
     monkeypatch.setattr(matching, "line_maxima_matching", lambda t, kind: None)
@@ -192,6 +202,8 @@ def test_nca_and_psi_of_compiled_weights_are_those_of_numpy_s(monkeypatch, shape
     compiled weights were used."""
     counting.load_compiled()
     grid = np.random.default_rng(sum(shape)).integers(0, 6, shape)
+    grid[1] = grid[0]  # two classes whose only best cluster is the same: the counts' ties match no
+    grid[:2, 0] = 7    # class to a cluster of its own, NCA goes to the solver too
     keys = ["nca", "psi", "psi_simplified"]
     used = []
     real = matching.compiled_grid_weights
