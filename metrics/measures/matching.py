@@ -190,20 +190,21 @@ def _permutations(p: int) -> np.ndarray:
     return _PERMS[p]
 
 
-def _lsa_value(weights: np.ndarray, dense_first: bool = False) -> float:
+def _lsa_value(weights: np.ndarray, dense_first: bool = False, candidates=None) -> float:
     # Fractional weights (NCA's, PSI's) of a big table, once numba is loaded: solved on each row's
     # and column's best cells and certified optimal on every cell by duality
     # (metrics/core/kernels/float_assignment.py); where no certificate comes, the dense
     # Jonker–Volgenant kernel, which compares floats as scipy's solve does, in a fifth to seven
     # tenths of its time (docs/performance.md, session 46). The work is not counted towards loading numba
     # (None): a fresh process's first evaluate stays without it (counting.COLD_WORK), scipy
-    # taking no longer than the load would. ``dense_first``: the dense kernel without the rounds.
+    # taking no longer than the load would. ``dense_first``: the dense kernel without the rounds;
+    # ``candidates``: cells (CSR by row) the rounds start from besides each line's best.
     big = min(weights.shape) >= _COMPILED_MATCHING_SIZE
     kernels = counting.compiled_kernels(None) if big else None
     if kernels is not None:
         from ..core.kernels import float_assignment  # numba is there: the kernels above loaded
 
-        value = None if dense_first else float_assignment.max_weight_value(weights)
+        value = None if dense_first else float_assignment.max_weight_value(weights, candidates=candidates)
         if value is not None:
             return value
         w = weights if weights.shape[0] <= weights.shape[1] else weights.T  # rows: the shorter side
@@ -262,9 +263,26 @@ def line_maxima_matching(t: Contingency, kind: str):
                    lambda t: line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, shared))
     # Best counts that tie within lines may still give every line a cell of its own: one matching
     # of those cells, kept for ε and NCA alike. Ties of fractions (PSI's) are rare: not tried.
-    tied = not cells[2] and shared == line_maxima.COUNT and \
-        t.memo("line_best_cells_match", lambda t: line_maxima.best_cells_match(t.grid, cells))
+    tied = not cells[2] and shared == line_maxima.COUNT and t.memo(
+        "line_best_cells_match",
+        lambda t: line_maxima.tied_cells_match(tied_best_counts(t), grid.shape[1] if cells[3] else grid.shape[0]))
     return line_maxima.by_line_maxima(grid, t.row_sums, cells, code, tied)
+
+
+def tied_best_counts(t: Contingency):
+    """The cells of a big integer grid that hold their line's best count, ties included
+    (:func:`metrics.core.kernels.line_maxima.best_tied_cells`, by the shorter side's lines),
+    found once per table; None where the compiled kernels are not there or not worth loading."""
+    grid = t.grid
+    if grid is None or grid.dtype.kind not in "iu" or min(grid.shape) < _COMPILED_MATCHING_SIZE:
+        return None
+    if counting.compiled_kernels(None) is None:
+        return None
+    from ..core.kernels import line_maxima
+
+    cells = t.memo(f"line_best_cells:{line_maxima.COUNT}",
+                   lambda t: line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, line_maxima.COUNT))
+    return t.memo("line_best_tied_cells", lambda t: line_maxima.best_tied_cells(t.grid, cells))
 
 
 def compiled_grid_weights(t: Contingency, kind: str) -> np.ndarray | None:

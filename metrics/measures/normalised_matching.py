@@ -46,6 +46,7 @@ from .matching import (
     matching_components,
     matching_out_of_budget,
     max_assignment_batch,
+    tied_best_counts,
 )
 
 # A nearly square table (sides within _NEARLY_SQUARE of each other: the dense kernel pads to a
@@ -57,6 +58,27 @@ from .matching import (
 # docs/performance.md, session 46).
 SKEWED_SIZES = 0.5
 _NEARLY_SQUARE = 1.25
+
+
+# Rows holding at least this many tied best counts on average (uniform counts 0–12 and fewer
+# values at 1000 × 1000, 0–6 and fewer at 500 × 500), in a nearly square table: PSI's rounds start
+# from those cells besides each line's best. Each line's best by PSI's weights are there the cells of
+# the smallest sizes across, the same few for every line, and the rounds took 110–180 ms adding
+# the rest at 1000 × 1000 (27–53 ms from the tied cells); with fewer ties the rounds were quicker
+# without them (docs/performance.md, session 47).
+TIED_CANDIDATES = 70
+
+
+def _psi_candidates(t):
+    """PSI's extra first candidates (:data:`TIED_CANDIDATES`): the counts' tied best cells by row
+    (:func:`metrics.measures.matching.tied_best_counts`), or None."""
+    n_r, n_c = t.shape
+    if n_r > n_c or n_c > _NEARLY_SQUARE * n_r:
+        return None
+    tied = tied_best_counts(t)
+    if tied is None or tied[2] < TIED_CANDIDATES:
+        return None
+    return tied[0], tied[1]
 
 
 def _dense_first(t) -> bool:
@@ -87,7 +109,7 @@ def max_weight_matching(t, weight) -> float:
             # weight is 0 / size = 0: the counts divide as they are (numpy widens them to float64).
             a, b = t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :]
             weights = weight(t.grid, a, b)
-        return _lsa_value(weights, _dense_first(t))
+        return _lsa_value(weights, _dense_first(t), _psi_candidates(t) if kind == "share_of_larger" else None)
     rows, cols, vals = t.rows, t.cols, t.values
     w = weight(vals.astype(np.float64), t.row_sums[rows].astype(np.float64), t.col_sums[cols].astype(np.float64))
     if n_r * n_c <= _DENSE_MATCHING_CELLS:

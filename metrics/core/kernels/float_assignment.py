@@ -191,6 +191,19 @@ def csr_of_mask(w, mask, n_marked):
     return indptr, indices, weights
 
 
+@njit(cache=True, nogil=True)
+def mark_cells(mask, ptr, across):
+    """Set ``mask`` at the cells given in CSR form by row (offsets ``ptr``, columns ``across``).
+    Returns how many cells were newly marked."""
+    marked = 0
+    for i in range(ptr.shape[0] - 1):
+        for p in range(ptr[i], ptr[i + 1]):
+            if not mask[i, across[p]]:
+                mask[i, across[p]] = True
+                marked += 1
+    return marked
+
+
 def new_mask(n_r: int, n_c: int) -> np.ndarray:
     """An empty candidate mask for an n_r × n_c matrix, its rows padded to whole 8-byte words
     (read a word at a time by :func:`csr_of_mask`)."""
@@ -418,7 +431,7 @@ def _auction_budget(indptr) -> int:
 
 
 def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, rounds: int = ROUNDS,
-                     max_share: float | None = None) -> float | None:
+                     max_share: float | None = None, candidates=None) -> float | None:
     """The largest total weight of a one-to-one matching of the rows and columns of the dense
     non-negative float matrix ``weights``, certified optimal on every cell — or None when the
     candidates grew past ``max_share`` of the matrix (:data:`MAX_CANDIDATE_SHARE` by default),
@@ -430,10 +443,16 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
     answer leaves prices on columns its repair frees, which tables of ties everywhere do not
     recover from — they run again with the searches alone.
 
+    ``candidates``: more cells to start from (offsets and columns in CSR form by row, for a
+    matrix of no more rows than columns), where the caller knows where the optimum's cells are
+    likely to lie; the certificate reads every cell whatever they are.
+
     Summed as scipy's ``linear_sum_assignment`` answer is in
     :func:`metrics.measures.matching._lsa_value`: min(rows, columns) matched weights, sorted."""
     w = np.asarray(weights, dtype=np.float64)
     if w.shape[0] > w.shape[1]:  # one search per row: the shorter side searches
+        if candidates is not None:
+            raise ValueError("candidates are given by row, for a matrix of no more rows than columns")
         w = w.T
     w = np.ascontiguousarray(w)
     n_r, n_c = w.shape
@@ -441,6 +460,8 @@ def max_weight_value(weights: np.ndarray, best_per_line: int = BEST_PER_LINE, ro
         return 0.0
     mask = new_mask(n_r, n_c)
     marked = mark_best(w, best_per_line, mask)
+    if candidates is not None:
+        marked += mark_cells(mask, *candidates)
     # A thin matrix's first candidates alone can pass the share (each column's best in a 1 × n):
     # the cap is on what the rounds add.
     share = MAX_CANDIDATE_SHARE if max_share is None else max_share

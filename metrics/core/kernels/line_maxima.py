@@ -144,8 +144,9 @@ def grid_weights(counts, row_sums, col_sums, kind, out):
 def tied_best_cells(counts, top, by_row, per_row):
     """The cells holding their line's largest count (``top``, one per line of the grid's rows —
     ``by_row`` — or columns, in the grid's dtype; a line whose top is 0 has none) in CSR form by
-    line: (offsets, the line across of each cell). A first pass counts each line's cells (a
-    comparison a cell, which vectorises), the second writes them.
+    line: (offsets, the line across of each cell, how many such cells there are before any
+    limit). A first pass counts each line's cells (a comparison a cell, which vectorises), the
+    second writes them.
 
     By rows, at most ``per_row`` cells a row: a row with more takes the first it meets from a
     point of the row that moves from row to row. Taken from the start of every row, the rows
@@ -153,6 +154,7 @@ def tied_best_cells(counts, top, by_row, per_row):
     n_r, n_c = counts.shape
     lines = n_r if by_row else n_c
     size = np.zeros(lines, dtype=np.int64)
+    total = 0
     for i in range(n_r):
         row = counts[i]
         if by_row:
@@ -161,12 +163,15 @@ def tied_best_cells(counts, top, by_row, per_row):
             for j in range(n_c):
                 tied += row[j] == t
             size[i] = min(tied, per_row) if t > 0 else 0
+            total += tied if t > 0 else 0
         else:
             for j in range(n_c):
                 size[j] += (row[j] == top[j]) & (top[j] > 0)
     ptr = np.zeros(lines + 1, dtype=np.int64)
     for q in range(lines):
         ptr[q + 1] = ptr[q] + size[q]
+    if not by_row:
+        total = ptr[lines]
     across = np.empty(ptr[lines], dtype=np.int64)
     at = ptr[:-1].copy()
     for i in range(n_r):
@@ -197,7 +202,7 @@ def tied_best_cells(counts, top, by_row, per_row):
                     at[i] += 1
                     if at[i] == ptr[i + 1]:
                         break
-    return ptr, across
+    return ptr, across, total
 
 
 @njit(cache=True, nogil=True)
@@ -226,20 +231,36 @@ TIED_PER_ROW = 16
 TIED_READS_PER_CELL = 64
 
 
-def best_cells_match(counts: np.ndarray, cells) -> bool:
-    """Whether the lines' best counts (``cells``: :func:`line_best_cells` of the counts), ties
-    included, hold a matching that takes a cell of every line with any: then no matching of the
-    counts weighs more than it (the sum of the lines' maxima bounds every matching), nor of
-    n_ij / a_i by rows (the same cells are each row's best). Counts past 2^53, which the maxima
-    as floats do not hold exactly, are not tried."""
+def best_tied_cells(counts: np.ndarray, cells):
+    """The cells holding their line's best count, ties included (``cells``: :func:`line_best_cells`
+    of the counts): (offsets, lines across, the tied cells a line holds on average before the
+    limit of :data:`TIED_PER_ROW` a row) — or None for counts past 2^53, which the maxima as floats
+    do not hold exactly (a row's maximum could round onto a smaller count, whose cell would be
+    taken for a best one)."""
     best, _, _, by_row = cells
     if best.size == 0 or best.max() >= 2.0**53:
-        return False
+        return None
     counts = np.ascontiguousarray(counts)
     per_row = max(TIED_PER_ROW, math.ceil(2 * math.log(counts.shape[1])))
-    ptr, across = tied_best_cells(counts, best.astype(counts.dtype), by_row, per_row)
-    n_across = counts.shape[1] if by_row else counts.shape[0]
+    ptr, across, total = tied_best_cells(counts, best.astype(counts.dtype), by_row, per_row)
+    return ptr, across, total / best.size
+
+
+def tied_cells_match(tied, n_across: int) -> bool:
+    """Whether the tied best cells (:func:`best_tied_cells`; None: not tried) hold a matching that
+    takes a cell of every line with any: then no matching of the counts weighs more than it (the
+    sum of the lines' maxima bounds every matching), nor of n_ij / a_i by rows (the same cells are
+    each row's best). ``n_across``: the lines across."""
+    if tied is None:
+        return False
+    ptr, across, _ = tied
     return bool(every_line_matched(ptr, across, n_across, TIED_READS_PER_CELL * (across.size + ptr.size)))
+
+
+def best_cells_match(counts: np.ndarray, cells) -> bool:
+    """:func:`tied_cells_match` of the grid's :func:`best_tied_cells`."""
+    n_across = counts.shape[1] if cells[3] else counts.shape[0]
+    return tied_cells_match(best_tied_cells(counts, cells), n_across)
 
 
 def line_best_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarray, kind: int):

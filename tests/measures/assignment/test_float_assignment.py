@@ -14,7 +14,7 @@ from scipy.optimize import linear_sum_assignment
 
 import metrics
 from metrics.core.kernels import counting
-from metrics.measures import matching
+from metrics.measures import matching, normalised_matching
 
 float_assignment = pytest.importorskip("metrics.core.kernels.float_assignment",
                                        reason="numba (the `fast` extra) is not installed")
@@ -300,7 +300,7 @@ def test_small_tables_stay_with_scipy_and_the_fallback_is_the_dense_kernel(spy, 
     small = rng.random((10, 10))
     assert matching._lsa_value(small) == scipy_value(small)
     assert not spy
-    monkeypatch.setattr(float_assignment, "max_weight_value", lambda w: spy.append(w.shape))  # gives up: None
+    monkeypatch.setattr(float_assignment, "max_weight_value", lambda w, **_: spy.append(w.shape))  # gives up: None
     table = rng.integers(0, 20, (100, 160))
     big = [psi_weights(table), nca_weights(table), psi_weights(table.T), nca_weights(table.T), rng.random((90, 90))]
     expected = [scipy_value(w) for w in big]
@@ -402,3 +402,84 @@ def test_a_fresh_process_loads_its_kernels_from_the_disk_cache(tmp_path):
     assert any(misses for _, misses in first.values())
     for name, (hits, misses) in second.items():
         assert misses == 0 and hits >= 1, (name, hits, misses)
+
+
+# ------------------------------------------------------------------------------ candidates given
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 15), st.floats(0.0, 0.5), st.integers(0, 2**32 - 1))
+def test_any_candidates_given_leave_the_optimum(n_r, extra_cols, share, seed):
+    """Cells given as first candidates, whichever (a random share of the matrix, none, every
+    cell): the value is still scipy's optimum — the certificate reads every cell — and
+    ``mark_cells`` marks each given cell once, counting only those not marked before."""
+    rng = np.random.default_rng(seed)
+    n_c = n_r + extra_cols
+    w = psi_weights(rng.integers(0, 4, (n_r, n_c)))
+    given = rng.random((n_r, n_c)) < share
+    ptr = np.concatenate([[0], np.cumsum(given.sum(axis=1))]).astype(np.int64)
+    across = np.flatnonzero(given.ravel()) % n_c
+    mask = float_assignment.new_mask(n_r, n_c)
+    mask[0, : n_c // 2] = True  # marked before: not counted again
+    before = mask.copy()
+    assert float_assignment.mark_cells(mask, ptr, across) == int((given & ~before[:, :n_c]).sum())
+    assert np.array_equal(mask[:, :n_c], before[:, :n_c] | given) and not mask[:, n_c:].any()
+    assert_optimal(w, candidates=(ptr, across), **no_limits())
+
+
+def test_candidates_given_are_marked_before_the_first_round(monkeypatch):
+    """The optimum's own cells given as candidates with one best cell a line: the first round
+    starts from all of them besides the lines' best (and counts them), and the value is scipy's.
+    Candidates for a matrix of more rows than columns (searched transposed) are refused, not
+    misread."""
+    w = psi_weights(np.random.default_rng(0).integers(0, 20, (100, 100)))
+    rows, cols = linear_sum_assignment(w, maximize=True)
+    ptr, across = np.arange(101, dtype=np.int64), cols[np.argsort(rows)].astype(np.int64)
+    starts = []
+    real = float_assignment._rounds
+
+    def spy(w_, mask, marked, *args, **kwargs):
+        starts.append((mask[:, :100].copy(), marked))
+        return real(w_, mask, marked, *args, **kwargs)
+
+    monkeypatch.setattr(float_assignment, "_rounds", spy)
+    assert float_assignment.max_weight_value(w, best_per_line=1, candidates=(ptr, across)) == scipy_value(w)
+    assert float_assignment.max_weight_value(w, best_per_line=1) == scipy_value(w)
+    (given, given_marked), (plain, plain_marked) = starts[0], starts[-1]
+    assert given[rows, cols].all() and given_marked == given.sum()
+    assert not plain[rows, cols].all() and plain_marked == plain.sum()
+    assert not (plain & ~given).any()
+    with pytest.raises(ValueError, match="no more rows than columns"):
+        float_assignment.max_weight_value(w[:, :90], candidates=(ptr, across))
+
+
+@pytest.mark.parametrize("shape, top, given", [((300, 300), 2, True), ((300, 360), 3, True), ((300, 300), 19, False),
+                                               ((200, 300), 1, False), ((300, 200), 2, False)])
+def test_psi_of_tied_counts_starts_from_the_tied_cells(monkeypatch, shape, top, given):
+    """PSI of a nearly square grid whose rows hold many tied best counts (counts 0 … top: about
+    columns / (top + 1) a row, past normalised_matching.TIED_CANDIDATES) starts its rounds from
+    those cells; fewer ties, a wide grid or more classes than clusters do not. Either way the
+    value is the one without them, to the bit, and scipy's optimum."""
+    counting.load_compiled()
+    grid = np.random.default_rng(sum(shape) + top).integers(0, top + 1, shape)
+    seen = []
+    real = float_assignment.max_weight_value
+
+    def spy(weights, **kwargs):
+        seen.append(kwargs.get("candidates"))
+        return real(weights, **kwargs)
+
+    monkeypatch.setattr(float_assignment, "max_weight_value", spy)
+    with_them = metrics.evaluate(metrics.Contingency.from_table(grid), ["psi"])["psi"]
+    assert len(seen) == 1 and (seen[0] is not None) == given
+    if given:
+        ptr, across = seen[0]
+        assert ptr.size == shape[0] + 1 and np.all(grid[np.repeat(np.arange(shape[0]), np.diff(ptr)), across]
+                                                    == grid.max(axis=1).repeat(np.diff(ptr)))
+    monkeypatch.setattr(normalised_matching, "TIED_CANDIDATES", np.inf)
+    assert metrics.evaluate(metrics.Contingency.from_table(grid), ["psi"])["psi"] == with_them
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    s = scipy_value(psi_weights(grid))
+    m = max(shape)
+    e = float(np.minimum(-np.sort(-a)[: min(shape)], -np.sort(-b)[: min(shape)]).sum()) / grid.sum()
+    assert with_them == pytest.approx(max((s - e) / (m - e), 0.0), rel=1e-12)

@@ -62,14 +62,15 @@ def test_a_matching_of_the_tied_best_cells_is_the_optimum(n_r, n_c, top, seed):
 def test_the_gathered_cells_are_the_lines_best(n_r, n_c, top, dtype, per_row, seed):
     """Every gathered cell holds its line's largest count; by columns every such cell is there;
     by rows, a row with at most ``per_row`` of them gives all, one with more exactly ``per_row``,
-    each once."""
+    each once; the count of them all comes before that limit."""
     rng = np.random.default_rng(seed)
     grid = rng.integers(0, top + 1, (n_r, n_c)).astype(dtype)
     by_row = n_r <= n_c
     lines = grid if by_row else grid.T
     best = lines.max(axis=1)
-    ptr, across = line_maxima.tied_best_cells(grid, best, by_row, per_row)
+    ptr, across, total = line_maxima.tied_best_cells(grid, best, by_row, per_row)
     assert ptr.size == lines.shape[0] + 1
+    assert total == int(((lines == best[:, None]) & (best[:, None] > 0)).sum())  # before the limit
     for q in range(lines.shape[0]):
         got = across[ptr[q]:ptr[q + 1]]
         want = np.flatnonzero((lines[q] == best[q]) & (best[q] > 0))
@@ -87,7 +88,7 @@ def test_the_rows_pick_their_tied_cells_across_the_whole_row():
         cells = count_cells(grid)
         assert not cells[2]  # the rows' first best cells collide: only the ties can certify
         assert line_maxima.best_cells_match(grid, cells), seed
-    ptr, across = line_maxima.tied_best_cells(grid, cells[0].astype(grid.dtype), True, 16)
+    ptr, across, _ = line_maxima.tied_best_cells(grid, cells[0].astype(grid.dtype), True, 16)
     assert np.all(np.diff(ptr) == 16)
     assert np.unique(across).size > 990
 
