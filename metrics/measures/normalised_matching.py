@@ -62,10 +62,11 @@ _NEARLY_SQUARE = 1.25
 
 # Rows holding at least this many tied best counts on average (uniform counts 0–12 and fewer
 # values at 1000 × 1000, 0–6 and fewer at 500 × 500), in a nearly square table: PSI's rounds start
-# from those cells besides each line's best. Each line's best by PSI's weights are there the cells of
-# the smallest sizes across, the same few for every line, and the rounds took 110–180 ms adding
-# the rest at 1000 × 1000 (27–53 ms from the tied cells); with fewer ties the rounds were quicker
-# without them (docs/performance.md, session 47).
+# from those cells besides each line's best. There, each row's best cells by PSI's weights lie in
+# the columns of the smallest sizes (each column's in the rows of the smallest), the same few for
+# every line, while the optimum pairs big classes with big clusters: the rounds took 110–180 ms
+# adding those cells at 1000 × 1000, 27–53 ms from the tied cells; with fewer ties the rounds were
+# quicker without them (docs/performance.md, session 47).
 TIED_CANDIDATES = 70
 
 
@@ -109,7 +110,9 @@ def max_weight_matching(t, weight) -> float:
             # weight is 0 / size = 0: the counts divide as they are (numpy widens them to float64).
             a, b = t.row_sums.astype(np.float64)[:, None], t.col_sums.astype(np.float64)[None, :]
             weights = weight(t.grid, a, b)
-        return _lsa_value(weights, _dense_first(t), _psi_candidates(t) if kind == "share_of_larger" else None)
+        dense_first = _dense_first(t)
+        candidates = _psi_candidates(t) if kind == "share_of_larger" and not dense_first else None
+        return _lsa_value(weights, dense_first, candidates)
     rows, cols, vals = t.rows, t.cols, t.values
     w = weight(vals.astype(np.float64), t.row_sums[rows].astype(np.float64), t.col_sums[cols].astype(np.float64))
     if n_r * n_c <= _DENSE_MATCHING_CELLS:

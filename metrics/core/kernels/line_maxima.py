@@ -223,8 +223,8 @@ def every_line_matched(ptr, across, n_across, max_steps):
 
 # Each row's tied cells a matching is sought among: at least this many, and 2 ln(columns) past
 # it. Rows that pick d columns at random leave some column unpicked with a chance of about
-# columns · e^−d (at 1000 columns, d = 8: 1 in 3 — 5 of 20 uniform tables of counts 0–19 missed
-# their matching — d = 16: 1 in 10^4).
+# columns · e^−d (at 1000 columns, d = 8: 1 in 3 — 5 or 6 of 20 uniform tables of counts 0–19
+# missed their matching — d = 16: 1 in 10^4).
 TIED_PER_ROW = 16
 # Hopcroft–Karp's budget of cell reads per tied cell: a maximum matching takes at most about √lines
 # phases, each reading every cell once; past this the assignment solvers take over.
