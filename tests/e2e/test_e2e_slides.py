@@ -10,8 +10,11 @@ import xml.etree.ElementTree as ET
 from tests.e2e.e2e_support import DONE
 
 
-def _download(page, label: str, index: int = 0) -> bytes:
-    button = page.get_by_test_id("stDownloadButton").filter(has_text=label).nth(index).locator("button").first
+def _download(page, label: str) -> bytes:
+    # The heatmap's own buttons (its container's key): the page's other charts have theirs, and
+    # whichever is drawn first would otherwise be the first on the page.
+    buttons = page.locator(".st-key-lab_heatmap_slides").get_by_test_id("stDownloadButton")
+    button = buttons.filter(has_text=label).locator("button").first
     button.wait_for(state="visible", timeout=90_000)
     button.scroll_into_view_if_needed(timeout=30_000)
     with page.expect_download(timeout=120_000) as info:
