@@ -1,12 +1,11 @@
-"""Shortest augmenting paths on a sparse matrix (numba, the optional ``fast`` extra): the search of
-both sparse assignments — :func:`sparse_max_weight_matching` (ε, ε_n and their kin on big tables)
-and the certified rounds of :mod:`metrics.core.kernels.float_assignment` (NCA's and PSI's weights)
-— with a binary heap for Dijkstra's frontier and the path flip that the dense assignment
-(:func:`metrics.core.kernels.compiled.max_weight_assignment`) ends its searches with too; and for
-integer cells of a few items, where those searches are slowest, ε's matching by levels of
-maximum-cardinality matchings (:func:`levels_max_weight`, Hopcroft–Karp at each level). Reached
-through :mod:`metrics.core.kernels.compiled`, only where numba is installed; the tests run it
-against scipy's dense assignment.
+"""Shortest augmenting paths on a sparse matrix (numba, the optional ``fast`` extra): the search of both sparse
+assignments — :func:`sparse_max_weight_matching` (ε, ε_n and their kin on big tables) and the certified rounds of
+:mod:`metrics.core.kernels.float_assignment` (NCA's and PSI's weights) — with a binary heap for Dijkstra's frontier
+and the path flip that the dense assignment (:func:`metrics.core.kernels.compiled.max_weight_assignment`) ends its
+searches with too; and for integer cells of a few items, where those searches are slowest, ε's matching by levels of
+maximum-cardinality matchings (:func:`levels_max_weight`, Hopcroft–Karp at each level). Reached through
+:mod:`metrics.core.kernels.compiled`, only where numba is installed; the tests run it against scipy's dense
+assignment.
 """
 
 from __future__ import annotations
@@ -107,24 +106,18 @@ def _flip_path(pred, row_of, col_of, end, source):
 
 
 @njit(cache=True, nogil=True)
-def _weight_at(indptr, indices, weights, i, j):
-    for p in range(indptr[i], indptr[i + 1]):
-        if indices[p] == j:
-            return weights[p]
-    return weights[0] * 0
-
-
-@njit(cache=True, nogil=True)
 def sparse_max_weight_matching(indptr, indices, weights, n_cols, max_steps):
-    """Largest total weight of a one-to-one matching of rows and columns (some may stay unmatched) of
-    the sparse non-negative matrix in CSR form (``indptr``, ``indices``, ``weights``; ``n_cols``
-    columns), the matching (row → column, one ≥ ``n_cols`` meaning unmatched), and whether it is
-    complete: the searches stop after ``max_steps`` relaxations of a cell (the caller's budget).
+    """Largest total weight of a one-to-one matching of rows and columns (some may stay unmatched) of the sparse
+    non-negative matrix in CSR form (``indptr``, ``indices``, ``weights``; ``n_cols`` columns), the matching (row →
+    column, one ≥ ``n_cols`` meaning unmatched), and whether it is complete: the searches stop after ``max_steps``
+    relaxations of a cell (the caller's budget).
 
-    Every row searched from cold by :func:`augment_free_rows`; integer weights keep every comparison
-    exact (the caller keeps max(w) times the rows below 2^56), float weights compare as scipy's do.
-    Cells nearly all equal (random labels) are the slow case: a search explores every row
-    reachable at no extra cost."""
+    Each row first takes its heaviest cell whose column no row before it took (with every price 0 that cell is tight
+    and no reduced cost negative: what the searches keep); the rest search from there (:func:`augment_free_rows`),
+    relaxing about a ninth of the cells they did from nothing on an entity-resolution table's big component
+    (docs/performance.md). Integer weights keep every comparison exact (the caller keeps max(w) times the rows below
+    2^56), float weights compare as scipy's do. Cells nearly all equal (random labels) are the slow case: a search
+    explores every row reachable at no extra cost."""
     n_rows = indptr.shape[0] - 1
     zero = weights[0] * 0
     top = zero
@@ -134,13 +127,23 @@ def sparse_max_weight_matching(indptr, indices, weights, n_cols, max_steps):
     row_of = np.full(n_cols + n_rows, -1, dtype=np.int64)
     col_of = np.full(n_rows, -1, dtype=np.int64)
     own_cost = np.zeros(n_rows, dtype=weights.dtype)
+    for i in range(n_rows):  # each row's first heaviest cell, where no row before took its column
+        best = indptr[i]
+        for p in range(indptr[i] + 1, indptr[i + 1]):
+            if weights[p] > weights[best]:
+                best = p
+        if best < indptr[i + 1] and row_of[indices[best]] < 0:
+            row_of[indices[best]] = i
+            col_of[i] = indices[best]
+            own_cost[i] = top - weights[best]
     complete, _ = augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, 0, v, row_of, col_of, own_cost)
     if not complete:
         return zero, col_of, False
     total = zero
-    for i in range(n_rows):
-        if col_of[i] < n_cols:
-            total += _weight_at(indptr, indices, weights, i, col_of[i])
+    for i in range(n_rows):  # each row's matched cell (a dummy, ≥ n_cols, is no cell's column)
+        for p in range(indptr[i], indptr[i + 1]):
+            if indices[p] == col_of[i]:
+                total += weights[p]
     return total, col_of, True
 
 
@@ -155,25 +158,22 @@ def cell_cost(indptr, indices, weights, n_cols, top, row, p):
 
 @njit(cache=True, nogil=True)
 def augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, steps, v, row_of, col_of, own_cost):
-    """Successive shortest augmenting paths (the last phase of Jonker & Volgenant's method) from
-    every free row of a sparse non-negative matrix (CSR), on its non-zero cells only, with a
-    binary heap for Dijkstra's frontier — the one search of both sparse assignments,
-    :func:`sparse_max_weight_matching` (integer or float weights, from cold) and
+    """Successive shortest augmenting paths (the last phase of Jonker & Volgenant's method) from every free row of a
+    sparse non-negative matrix (CSR), on its non-zero cells only, with a binary heap for Dijkstra's frontier — the one
+    search of both sparse assignments, :func:`sparse_max_weight_matching` (integer or float weights, from cold) and
     :func:`metrics.core.kernels.float_assignment.sparse_assignment` (float, warm rounds).
 
-    Every row has a private dummy column (n_cols + i), so a full matching of the rows always
-    exists, and the costs are c_ij = top − w_ij for cells and top for dummies (``top`` at least
-    every weight): a minimum-cost full matching is a maximum-weight matching. Each free row in
-    turn starts a search over the reduced costs c_ij − v_j − u_i ≥ 0 that stops at the first
-    free column it settles; the prices of the columns it settled are then raised so that every
-    reduced cost stays ≥ 0 and every matched cell tight — which makes each search short: it
-    explores only the rows that compete for its best columns.
+    Every row has a private dummy column (n_cols + i), so a full matching of the rows always exists, and the costs are
+    c_ij = top − w_ij for cells and top for dummies (``top`` at least every weight): a minimum-cost full matching is a
+    maximum-weight matching. Each free row in turn starts a search over the reduced costs c_ij − v_j − u_i ≥ 0 that
+    stops at the first free column it settles; the prices of the columns it settled are then raised so that every
+    reduced cost stays ≥ 0 and every matched cell tight — which makes each search short: it explores only the rows that
+    compete for its best columns.
 
-    The state is updated in place: ``v`` (the n_cols + n_rows columns' prices, in the weights' dtype),
-    ``row_of`` (column → row, −1 free), ``col_of`` (row → column, −1 free) and ``own_cost`` (each
-    matched row's cost c: a search reaching a row need not look its cell up). Returns (whether every
-    free row was matched before the cell relaxations, counted from ``steps``, passed ``max_steps``;
-    the count)."""
+    The state is updated in place: ``v`` (the n_cols + n_rows columns' prices, in the weights' dtype), ``row_of``
+    (column → row, −1 free), ``col_of`` (row → column, −1 free) and ``own_cost`` (each matched row's cost c: a search
+    reaching a row need not look its cell up). Returns (whether every free row was matched before the cell relaxations,
+    counted from ``steps``, passed ``max_steps``; the count)."""
     n_rows = indptr.shape[0] - 1
     m = n_cols + n_rows
     zero = top * 0

@@ -41,6 +41,44 @@ def test_compiled_sparse_assignment_equals_scipy_s_dense_assignment(n_r, n_c, de
         share[r, c].sum(), abs=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_rows_that_first_took_a_column_another_row_needs_give_it_up(dtype):
+    """Each row first takes its heaviest cell where no row before it took that column: row 0 takes
+    column 0 (5 against 4), which row 1 (6 against 1) needs — 6 + 4 beats 5 + 1 — and row 2 takes
+    column 1 (3 against 2), which row 0 then needs: the searches must undo both, and the matching
+    returned is one (each column once) that weighs what it says."""
+    dense = np.array([[5, 4, 0], [6, 1, 0], [0, 3, 2]], dtype=dtype)
+    rows, cols = np.nonzero(dense)
+    indptr = np.searchsorted(rows, np.arange(4)).astype(np.int64)
+    total, col_of, complete = compiled.sparse_max_weight_matching(indptr, cols.astype(np.int64),
+                                                                   dense[rows, cols], 3, 10**6)
+    r, c = linear_sum_assignment(dense, maximize=True)
+    assert complete and total == dense[r, c].sum() == 12
+    assert col_of.tolist() == [1, 0, 2] and total == dense[[0, 1, 2], col_of].sum()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_entity_resolution_like_table_s_matching_equals_scipy_s(seed):
+    """Most classes' heaviest cell in a cluster of its own, some pairs merged into one cluster, noise
+    of one item: what the first pass of heaviest cells leaves to the searches (int and NCA's floats)."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    dense = np.zeros((n, n + 40), dtype=np.int64)
+    home = rng.permutation(n + 40)[:n]
+    merged = rng.choice(n, 30, replace=False)
+    home[merged] = home[rng.choice(n, 30)]
+    dense[np.arange(n), home] = rng.integers(2, 50, n)
+    noise = rng.integers(0, n, 2 * n), rng.integers(0, n + 40, 2 * n)
+    np.add.at(dense, noise, 1)
+    rows, cols = np.nonzero(dense)
+    r, c = linear_sum_assignment(dense, maximize=True)
+    assert compiled_matching.compiled_sparse_matching(rows, cols, dense[rows, cols]) == dense[r, c].sum()
+    share = dense / dense.sum(axis=1, keepdims=True)
+    r, c = linear_sum_assignment(share, maximize=True)
+    assert compiled_matching.compiled_sparse_matching(rows, cols, share[rows, cols]) == pytest.approx(
+        share[r, c].sum(), abs=1e-12)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 60), st.integers(1, 60), st.floats(0.005, 0.2), st.integers(0, 2**32 - 1),
        st.booleans(), st.integers(-1, 59))
