@@ -160,8 +160,8 @@ def cell_cost(indptr, indices, weights, n_cols, top, row, p):
 def augment_free_rows(indptr, indices, weights, n_cols, top, max_steps, steps, v, row_of, col_of, own_cost):
     """Successive shortest augmenting paths (the last phase of Jonker & Volgenant's method) from every free row of a
     sparse non-negative matrix (CSR), on its non-zero cells only, with a binary heap for Dijkstra's frontier — the one
-    search of both sparse assignments, :func:`sparse_max_weight_matching` (integer or float weights, from cold) and
-    :func:`metrics.core.kernels.float_assignment.sparse_assignment` (float, warm rounds).
+    search of both sparse assignments, :func:`sparse_max_weight_matching` (integer or float weights, after each row's
+    heaviest free cell) and :func:`metrics.core.kernels.float_assignment.sparse_assignment` (float, warm rounds).
 
     Every row has a private dummy column (n_cols + i), so a full matching of the rows always exists, and the costs are
     c_ij = top − w_ij for cells and top for dummies (``top`` at least every weight): a minimum-cost full matching is a

@@ -46,15 +46,24 @@ def test_rows_that_first_took_a_column_another_row_needs_give_it_up(dtype):
     """Each row first takes its heaviest cell where no row before it took that column: row 0 takes
     column 0 (5 against 4), which row 1 (6 against 1) needs — 6 + 4 beats 5 + 1 — and row 2 takes
     column 1 (3 against 2), which row 0 then needs: the searches must undo both, and the matching
-    returned is one (each column once) that weighs what it says."""
-    dense = np.array([[5, 4, 0], [6, 1, 0], [0, 3, 2]], dtype=dtype)
+    returned is one (each column once) that weighs what it says. A row of no cells before them
+    (its offsets equal: the next row's first cell is not its own) stays unmatched."""
+    dense = np.array([[0, 0, 0], [5, 4, 0], [6, 1, 0], [0, 3, 2]], dtype=dtype)
     rows, cols = np.nonzero(dense)
-    indptr = np.searchsorted(rows, np.arange(4)).astype(np.int64)
+    indptr = np.searchsorted(rows, np.arange(5)).astype(np.int64)
     total, col_of, complete = compiled.sparse_max_weight_matching(indptr, cols.astype(np.int64),
                                                                    dense[rows, cols], 3, 10**6)
     r, c = linear_sum_assignment(dense, maximize=True)
     assert complete and total == dense[r, c].sum() == 12
-    assert col_of.tolist() == [1, 0, 2] and total == dense[[0, 1, 2], col_of].sum()
+    assert col_of[0] >= 3 and col_of[1:].tolist() == [1, 0, 2] and total == dense[[1, 2, 3], col_of[1:]].sum()
+    # A row of no cells must not take the next row's first cell (its offsets are the next row's): here
+    # that column would stay with it, and the matching weigh 5, not 9 (rows 1 and 2 on columns 1 and 0).
+    dense = np.array([[0, 0, 0], [5, 5, 0], [4, 0, 0]], dtype=dtype)
+    rows, cols = np.nonzero(dense)
+    indptr = np.searchsorted(rows, np.arange(4)).astype(np.int64)
+    total, col_of, complete = compiled.sparse_max_weight_matching(indptr, cols.astype(np.int64),
+                                                                   dense[rows, cols], 3, 10**6)
+    assert complete and total == 9 and col_of[0] >= 3 and col_of[1:].tolist() == [1, 0]
 
 
 @pytest.mark.parametrize("seed", range(3))
