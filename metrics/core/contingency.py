@@ -194,7 +194,8 @@ class Contingency(CellStats, MergeableTable):
         t.__dict__.update(row_sums=row_sums, col_sums=col_sums, n_cells=n_cells)
         if summary is not None:
             # The values the cached properties would compute, from the same pass.
-            t.__dict__.update(row_max_sum=int(row_max.sum()), col_max_sum=int(col_max.sum()))
+            t.__dict__.update(row_max_sum=int(row_max.sum()), col_max_sum=int(col_max.sum()),
+                              _grid_line_maxima=(row_max, col_max))
             if hist is not None:
                 hist = hist[:int(row_max.max()) + 1]
                 hist[0] = grid.size - n_cells  # the dropped empty rows and columns held zeros
@@ -341,12 +342,18 @@ class Contingency(CellStats, MergeableTable):
         col_labels = range(arr.shape[1]) if col_labels is None else list(col_labels)
         if (len(row_labels), len(col_labels)) != arr.shape:
             return None
-        # The copy first: a big grid's one compiled pass over it (the summary every table
-        # needs) then also finds its smallest and largest cells, where numpy makes two passes.
+        # A big grid's one compiled pass (the summary every table needs) also finds its smallest
+        # and largest cells, where numpy makes two passes; over an int64 array in C order it also
+        # writes the table's copy, which then costs no pass of its own.
         if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) >= 1 << 63:
             return None  # past int64: the general path says why
-        grid = np.array(arr, dtype=np.int64, order="C")
-        summary = compiled_summary(grid)
+        summary = None
+        if arr.dtype == np.int64 and arr.flags.c_contiguous:
+            grid = np.empty(arr.shape, dtype=np.int64)
+            summary = compiled_summary(arr, copy_to=grid)
+        if summary is None:
+            grid = np.array(arr, dtype=np.int64, order="C")
+            summary = compiled_summary(grid)
         if summary is None:  # small, no numba, or a negative cell
             if grid.min() < 0:
                 return None

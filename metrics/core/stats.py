@@ -9,7 +9,7 @@ integers for integer cells.
 from __future__ import annotations
 
 import math
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -431,7 +431,8 @@ class CellStats(TableStats):
             if self.grid.size < _COMPILED_CELLS:
                 return None
             grid = np.ascontiguousarray(self.grid)
-            row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top = kernels.grid_square_sums(grid, a, b)
+            row_sq, row_le, col_sq, col_gt, best_f = kernels.grid_square_sums(grid, a, b)
+            row_top, col_top = self.__dict__.get("_grid_line_maxima") or kernels.grid_line_maxima(grid)
             hist = self._cell_histogram  # the entropies read it too; a grid's summary pass makes it
             if hist is not None:
                 by_col = conditional_sum_from_histogram(hist, b, col_top)
@@ -531,18 +532,19 @@ class CellStats(TableStats):
         return float(np.sum(row_array))
 
 
-def compiled_summary(grid: np.ndarray):
+def compiled_summary(grid: np.ndarray, copy_to: np.ndarray | None = None):
     """(row sums, row maxima, column sums, column maxima, non-zero cells, cell histogram or
     None) of a big integer grid from one compiled pass (:func:`metrics.core.kernels.compiled.grid_summary`),
     or None: a small or fractional grid, a negative cell, or no numba. The histogram is None when some cell
-    is past what :func:`histogram_pays` allows."""
+    is past what :func:`histogram_pays` allows. ``copy_to``: an int64 array of the grid's shape in C order
+    that the pass fills with the cells (only where the summary is not None)."""
     if grid.size < _COMPILED_CELLS or grid.dtype.kind not in "iu" or grid.size == 0:
         return None
     kernels = counting.compiled_kernels()
     if kernels is None:
         return None
     row_sums, row_max, col_sums, col_max, nonzero, hist, complete, low = kernels.grid_summary(
-        np.ascontiguousarray(grid), _SUMMARY_HIST_CAP, _histogram_limit(grid.size))
+        np.ascontiguousarray(grid), _SUMMARY_HIST_CAP, _histogram_limit(grid.size), copy_to)
     if low < 0:
         return None  # not a count grid: the caller's checks refuse it
     return row_sums, row_max, col_sums, col_max, int(nonzero), hist if complete else None
@@ -558,15 +560,10 @@ def cell_kernels(work: float | None = None):
     return cell_stats
 
 
+@cache
 def _log_table(kernels) -> np.ndarray:
     """The kernels' table of small logarithms, made once per process."""
-    global _LOGS
-    if _LOGS is None:
-        _LOGS = kernels.log_table()
-    return _LOGS
-
-
-_LOGS: np.ndarray | None = None
+    return kernels.log_table()
 
 
 def x_log_ratio_sum(x: np.ndarray, whole, exponent: int = 0) -> float:

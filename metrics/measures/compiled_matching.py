@@ -2,20 +2,24 @@
 :func:`metrics.measures.matching.matched_mass` and NCA's and PSI's weights: a bound and a matching
 that reaches it where few cells hold more than one item, levels of maximum-cardinality matchings
 where cells hold a few items, shortest-path searches otherwise
-(:mod:`metrics.core.kernels.augmenting_paths`)."""
+(:mod:`metrics.core.kernels.augmenting_paths`); and a big grid's lines' best cells, once per
+table (:func:`line_cells`, :func:`psi_line_cells`: :mod:`metrics.core.kernels.line_maxima`)."""
 
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ..core.kernels import counting
 from ..core.limits import COSTS, FLOAT_MATCHING_BUDGET, MATCHING_BUDGET
 
+if TYPE_CHECKING:
+    from ..core.contingency import Contingency
+
 __all__ = ["LEVELS_MAX_WEIGHT", "MatchingStopped", "ByRow", "cell_rows", "compiled_sparse_matching", "by_levels",
-           "used_ranks"]
+           "used_ranks", "line_cells", "psi_line_cells"]
 
 
 # Cells of at most this many items are matched by levels; past it the searches are quicker (measured).
@@ -136,3 +140,43 @@ def used_ranks(index: np.ndarray) -> tuple[int, np.ndarray]:
         return used.size, index.astype(np.int64, copy=False)
     ranks = np.cumsum(used) - 1
     return int(ranks[-1]) + 1, ranks[index]
+
+
+def line_cells(t: Contingency, code: int):
+    """:func:`metrics.core.kernels.line_maxima.line_best_cells` of the grid's ``code`` of weights,
+    once per table; for the counts, with the lines' largest counts that the grid's summary pass
+    kept (``Contingency._from_grid``), which spare the kernel finding them, and each line's
+    runner-up count found on the way (for :func:`psi_line_cells`)."""
+    from ..core.kernels import line_maxima
+
+    if code != line_maxima.COUNT:
+        return t.memo(f"line_best_cells:{code}", lambda t: line_maxima.line_best_cells(
+            t.grid, t.row_sums, t.col_sums, code))
+    return _count_cells(t)[0]
+
+
+def _count_cells(t: Contingency):
+    """(the counts' line_best_cells, each line's runner-up count or None), once per table."""
+    from ..core.kernels import line_maxima
+
+    def count_cells(t):
+        maxima = t.__dict__.get("_grid_line_maxima")
+        runner_up = None if maxima is None else np.zeros(min(t.grid.shape), dtype=np.int64)
+        return line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, line_maxima.COUNT, maxima,
+                                           runner_up), runner_up
+
+    return t.memo("line_best_cells:count_and_runner_up", count_cells)
+
+
+def psi_line_cells(t: Contingency):
+    """PSI's line_best_cells: read off the counts' where their runner-ups certify them (a
+    clustering's dominant cells: no pass of its own), else from PSI's own pass over the grid."""
+    from ..core.kernels import line_maxima
+
+    def psi_cells(t):
+        cells, runner_up = _count_cells(t)
+        read = None if runner_up is None else line_maxima.psi_from_count_cells(
+            t.grid, t.row_sums, t.col_sums, cells, runner_up)
+        return read or line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, line_maxima.SHARE_OF_LARGER)
+
+    return t.memo(f"line_best_cells:{line_maxima.SHARE_OF_LARGER}", psi_cells)

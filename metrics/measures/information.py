@@ -384,6 +384,11 @@ def _model_cost(sizes: np.ndarray, n_classes, n):
     shared = _costs_of_distinct_sizes(sizes, n_classes)
     if shared is not None:
         return div(float(shared.sum()), n, 0.0)
+    whole = np.asarray(sizes)
+    if whole.ndim == 1 and whole.dtype.kind in "iu" and whole.size and not np.ndim(n_classes) and n_classes > 1 \
+            and whole.min() > 0:  # one table's sizes: the general path's terms, without its masks
+        s = whole.astype(np.float64)
+        return div(float(_log_binomial(s, np.full(s.size, float(n_classes) - 1.0)).sum()), n, 0.0)
     s = np.asarray(sizes, dtype=np.float64)
     k = np.asarray(n_classes, dtype=np.float64)[..., None] - 1.0
     k = np.maximum(k, 0.0)
@@ -414,7 +419,8 @@ def _costs_of_distinct_sizes(sizes, n_classes) -> np.ndarray | None:
     or batched sizes). Why: 10^5 clusters hold a few hundred distinct sizes, and Stirling's
     series over all of them was a quarter of evaluating every measure of such a table."""
     sizes = np.asarray(sizes)
-    if sizes.ndim != 1 or sizes.dtype.kind not in "iu" or np.ndim(n_classes) or sizes.size < 64:
+    if sizes.ndim != 1 or sizes.dtype.kind not in "iu" or np.ndim(n_classes) or sizes.size < 64 \
+            or sizes.max() > 4 * sizes.size + 1024:
         return None
     values = distinct_sizes(sizes)[0]
     # Gathered through a table indexed by size: only where it is no bigger than a few times the sizes.

@@ -26,7 +26,15 @@ from ..core.contingency import Contingency
 from ..core.kernels import counting, small_assignment
 from ..core.limits import COSTS, MATCHING_BUDGET
 from ..core.registry import register
-from .compiled_matching import ByRow, MatchingStopped, by_levels, cell_rows, compiled_sparse_matching
+from .compiled_matching import (
+    ByRow,
+    MatchingStopped,
+    by_levels,
+    cell_rows,
+    compiled_sparse_matching,
+    line_cells,
+    psi_line_cells,
+)
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -259,8 +267,7 @@ def line_maxima_matching(t: Contingency, kind: str):
     # By rows, n_ij / a_i has its best cells where the counts do: one pass serves ε and NCA.
     shared = line_maxima.COUNT if code == line_maxima.SHARE_OF_CLASS and grid.shape[0] <= grid.shape[1] \
         else code
-    cells = t.memo(f"line_best_cells:{shared}",
-                   lambda t: line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, shared))
+    cells = psi_line_cells(t) if shared == line_maxima.SHARE_OF_LARGER else line_cells(t, shared)
     # Best counts that tie within lines may still give every line a cell of its own: one matching
     # of those cells, kept for ε and NCA alike. Ties of fractions (PSI's) are rare: not tried.
     tied = not cells[2] and shared == line_maxima.COUNT and t.memo(
@@ -280,9 +287,9 @@ def tied_best_counts(t: Contingency):
         return None
     from ..core.kernels import line_maxima
 
-    cells = t.memo(f"line_best_cells:{line_maxima.COUNT}",
-                   lambda t: line_maxima.line_best_cells(t.grid, t.row_sums, t.col_sums, line_maxima.COUNT))
+    cells = line_cells(t, line_maxima.COUNT)
     return t.memo("line_best_tied_cells", lambda t: line_maxima.best_tied_cells(t.grid, cells))
+
 
 
 def compiled_grid_weights(t: Contingency, kind: str) -> np.ndarray | None:

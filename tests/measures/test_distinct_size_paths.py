@@ -48,6 +48,22 @@ def test_distinct_size_costs_equal_the_elementwise_ones_to_the_last_bit(drawn, n
     assert float(fast.sum()) == float(want.sum())  # the same terms in the same order
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 3000), st.sampled_from([1, 3, 40, 10**4, 10**9, 10**15]),
+       st.sampled_from([np.int64, np.int32, np.uint64]), st.integers(1, 5000), st.integers(0, 2**32 - 1))
+def test_whole_positive_sizes_cost_the_elementwise_terms_summed_to_the_last_bit(count, scale, dtype, n_classes,
+                                                                                 seed):
+    """One table's whole sizes, none empty (the path without masks, where the shortcut above
+    declines: many distinct or big sizes): the cost is the elementwise terms' sum, bit for bit —
+    and the same as the general path gives the same sizes as floats."""
+    top = min(scale, int(np.iinfo(dtype).max) // count)  # a table's total fits its dtype
+    sizes = np.random.default_rng(seed).integers(1, top + 1, count).astype(dtype)
+    n = int(sizes.sum(dtype=np.float64)) or 1
+    got = information._model_cost(sizes, n_classes, n)
+    assert got == float(_elementwise_costs(sizes, n_classes).sum()) / n
+    assert got == information._model_cost(sizes.astype(np.float64), n_classes, n)
+
+
 def test_the_shortcut_applies_to_many_clusters_of_few_sizes_and_declines_otherwise():
     rng = np.random.default_rng(4)
     many = rng.poisson(100, 10**5)

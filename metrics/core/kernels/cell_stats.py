@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["LOG_TABLE", "log_table", "grid_square_sums", "grid_log_sums", "grid_cell_sums", "coo_square_sums",
-           "coo_log_sums", "coo_summary"]
+__all__ = ["LOG_TABLE", "log_table", "grid_line_maxima", "grid_square_sums", "grid_log_sums", "grid_cell_sums",
+           "coo_square_sums", "coo_log_sums", "coo_summary"]
 
 # Counts below this take their logarithm from a table: one load instead of a log per cell.
 LOG_TABLE = 1 << 12
@@ -72,20 +72,39 @@ _VECTOR_MATH = {"reassoc", "nnan", "ninf", "nsz"}
 
 
 @njit(cache=True, nogil=True, fastmath=_VECTOR_MATH, error_model="numpy")
+def grid_line_maxima(grid):
+    """Each row's and each column's largest cell of a count grid (int64): for the grids whose
+    summary pass did not keep them (:func:`grid_cell_sums`)."""
+    n_rows, n_cols = grid.shape
+    row_top = np.zeros(n_rows, dtype=np.int64)
+    col_top = np.zeros(n_cols, dtype=np.int64)
+    for i in range(n_rows):
+        row = grid[i]
+        top = np.int64(0)
+        for j in range(n_cols):
+            x = np.int64(row[j])
+            top = max(top, x)
+            col_top[j] = max(col_top[j], x)
+        row_top[i] = top
+    return row_top, col_top
+
+
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH, error_model="numpy")
 def grid_square_sums(grid, a, b):
     """The sums over a count grid's cells that need no logarithm, row by row.
 
     ``grid``: (R, C) counts, no empty row or column; ``a``, ``b``: its row and column sums
-    (int64). Returns (row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top): per-row and
-    per-column Σ x² — all of it, and split by which of a_i, b_j is larger (``row_le``: cells
-    with b_j ≤ a_i, ``col_gt``: the others) —, each row's max_j 2x / (a_i + b_j), and each
-    row's and column's largest cell.
+    (int64). Returns (row_sq, row_le, col_sq, col_gt, best_f): per-row and per-column Σ x² —
+    all of it, and split by which of a_i, b_j is larger (``row_le``: cells with b_j ≤ a_i,
+    ``col_gt``: the others) —, and each row's max_j 2x / (a_i + b_j). The rows' and columns'
+    largest cells, which the log sums also need, come from the grid's summary pass
+    (:func:`metrics.core.kernels.compiled.grid_summary`) or :func:`grid_line_maxima`.
 
-    Why three loops per row instead of one: each of them vectorises on its own (a loop that
-    mixes integer maxima, float sums and a division does not), and the row stays in cache
-    between them. F's maximum is taken over the quotients' bit patterns as integers: for
-    non-negative doubles they order alike, and an integer max reduction vectorises where a
-    float one does not. 2 · fl(x / d) = fl(2x / d) exactly, so F is the per-cell formula's."""
+    Why two loops per row instead of one: each of them vectorises on its own (a loop that
+    mixes float sums and a division does not), and the row stays in cache between them. F's
+    maximum is taken over the quotients' bit patterns as integers: for non-negative doubles
+    they order alike, and an integer max reduction vectorises where a float one does not.
+    2 · fl(x / d) = fl(2x / d) exactly, so F is the per-cell formula's."""
     n_rows, n_cols = grid.shape
     fb = np.empty(n_cols)
     for j in range(n_cols):
@@ -94,8 +113,6 @@ def grid_square_sums(grid, a, b):
     row_le = np.zeros(n_rows)
     col_sq = np.zeros(n_cols)
     col_gt = np.zeros(n_cols)
-    row_top = np.zeros(n_rows, dtype=np.int64)
-    col_top = np.zeros(n_cols, dtype=np.int64)
     best_f = np.zeros(n_rows)
     best_bits = best_f.view(np.int64)
     quotient = np.empty(n_cols)
@@ -103,12 +120,6 @@ def grid_square_sums(grid, a, b):
     for i in range(n_rows):
         row = grid[i]
         fa = np.float64(a[i])
-        top = np.int64(0)
-        for j in range(n_cols):
-            x = np.int64(row[j])
-            top = max(top, x)
-            col_top[j] = max(col_top[j], x)
-        row_top[i] = top
         r_sq = 0.0
         r_le = 0.0  # summed apart, not r_sq − Σ gt: squares past 2^53 would cancel
         for j in range(n_cols):
@@ -129,13 +140,13 @@ def grid_square_sums(grid, a, b):
         best_bits[i] = bits
     for i in range(n_rows):
         best_f[i] *= 2.0
-    return row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top
+    return row_sq, row_le, col_sq, col_gt, best_f
 
 
 @njit(cache=True, nogil=True)
 def grid_log_sums(grid, a, b, row_top, col_top, logs):
     """(Σ x log(b_j/x), Σ x log(a_i/x)) over a count grid's non-zero cells, ``row_top`` and
-    ``col_top`` its rows' and columns' largest cells (:func:`grid_square_sums`): for grids
+    ``col_top`` its rows' and columns' largest cells (:func:`grid_line_maxima`): for grids
     whose cell histogram is not kept (a cell of 4096 or more), where
     :func:`metrics.core.stats.conditional_sum_from_histogram` cannot serve.
 
@@ -179,7 +190,8 @@ def grid_cell_sums(grid, a, b, logs):
     """Every sum of the module over a count grid's cells: (Σ x log(b_j/x), Σ x log(a_i/x),
     row_sq, row_le, col_sq, col_gt, best_f) — :func:`grid_log_sums` after
     :func:`grid_square_sums` (see there). ``logs``: :func:`log_table`."""
-    row_sq, row_le, col_sq, col_gt, best_f, row_top, col_top = grid_square_sums(grid, a, b)
+    row_sq, row_le, col_sq, col_gt, best_f = grid_square_sums(grid, a, b)
+    row_top, col_top = grid_line_maxima(grid)
     h_c_k, h_k_c = grid_log_sums(grid, a, b, row_top, col_top, logs)
     return h_c_k, h_k_c, row_sq, row_le, col_sq, col_gt, best_f
 

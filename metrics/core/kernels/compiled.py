@@ -68,7 +68,7 @@ def count_pairs(a, b, hi_a, hi_b, out):
 
 # --------------------------------------------------------------------------- grid summary
 @njit(cache=True, nogil=True)
-def grid_summary(grid, cap, limit):
+def grid_summary(grid, cap, limit, copy_to=None):
     """One pass over an integer count grid for what every table needs: row and column
     sums and maxima (int64), the number of non-zero cells, and how many cells hold each
     count 0 … top (``hist``, first ``cap`` long, grown as bigger counts come up to ``limit``
@@ -81,6 +81,10 @@ def grid_summary(grid, cap, limit):
     max and a bincount that first widens the grid to int64); here they are one
     (docs/performance.md). The histogram is kept four times over, one copy
     per column residue, so that runs of equal counts do not wait on each other's store.
+
+    ``copy_to``: an int64 array of the grid's shape that the pass also copies the cells into
+    (a table's own copy of a caller's array, made on the way rather than by a pass of its own);
+    None (numba compiles that case apart, without the stores): no copy.
     """
     n_rows, n_cols = grid.shape
     row_sums = np.zeros(n_rows, dtype=np.int64)
@@ -97,6 +101,8 @@ def grid_summary(grid, cap, limit):
         low = np.int64(0)
         for j in range(n_cols):
             x = np.int64(row[j])
+            if copy_to is not None:
+                copy_to[i, j] = x
             total += x
             top = max(top, x)
             low = min(low, x)

@@ -28,7 +28,7 @@ CODES = {"count": COUNT, "share_of_class": SHARE_OF_CLASS, "share_of_larger": SH
 
 
 @njit(cache=True, nogil=True, fastmath=_VECTOR_MATH, error_model="numpy")
-def lines_best(counts, row_sums, col_sums, kind, by_row):
+def lines_best(counts, row_sums, col_sums, kind, by_row, tops, runner_up):
     """Each row's (``by_row``) or each column's largest weight in a count grid, the line across
     where it lies (the first such cell; −1 for a line of zeros), and whether those are distinct.
     The weights (``kind``): the counts n_ij, n_ij / a_i or n_ij / max(a_i, b_j) — the float
@@ -44,10 +44,38 @@ def lines_best(counts, row_sums, col_sums, kind, by_row):
     :func:`metrics.core.kernels.cell_stats.grid_square_sums`: the first vectorises (a float
     maximum over the quotients' bit patterns, which order alike for non-negative doubles), and
     so does the second, a minimum of the positions that reach it (a search that stops at the
-    first one does not)."""
+    first one does not).
+
+    ``tops``: for the counts (``COUNT``), each line's largest count where the grid's summary pass
+    kept it (int64, one per line), else empty: by rows the maximum's loop is then skipped, and by
+    columns the scan becomes a vectorised minimum of the rows that reach each column's top. With
+    them, ``runner_up`` (int64, one per line; else empty) receives each line's largest count
+    but its best cell's — its top again where the top is tied — for :func:`psi_from_count_cells`."""
     n_r, n_c = counts.shape
     best = np.zeros(n_r if by_row else n_c)
     at = np.full(best.shape[0], -1, dtype=np.int64)
+    known = kind == COUNT and tops.shape[0] == best.shape[0]
+    second = known and runner_up.shape[0] == best.shape[0]
+    if known and not by_row:
+        first_row = np.full(n_c, n_r, dtype=np.int64)
+        col_under = np.zeros(n_c, dtype=np.int64)
+        col_tied = np.zeros(n_c, dtype=np.int64)
+        for i in range(n_r):
+            row = counts[i]
+            for j in range(n_c):
+                first_row[j] = min(first_row[j], i if np.int64(row[j]) == tops[j] else n_r)
+            if second:
+                for j in range(n_c):
+                    count = np.int64(row[j])
+                    col_tied[j] += count == tops[j]
+                    col_under[j] = max(col_under[j], count if count < tops[j] else 0)
+        for j in range(n_c):
+            if tops[j] > 0 and first_row[j] < n_r:
+                at[j] = first_row[j]
+                best[j] = np.float64(tops[j])
+            if second:
+                runner_up[j] = tops[j] if col_tied[j] > 1 else col_under[j]
+        return best, at, _distinct(at, n_r)
     quotient = np.zeros(n_c)
     quotient_bits = quotient.view(np.int64)
     largest = np.zeros(1)
@@ -57,8 +85,10 @@ def lines_best(counts, row_sums, col_sums, kind, by_row):
         inverse_b[j] = 1.0 / col_sums[j] if col_sums[j] > 0.0 else 0.0
     for i in range(n_r):
         a = np.float64(row_sums[i])
-        if a == 0.0:
-            continue  # an empty row: every weight 0
+        if a == 0.0:  # an empty row: every weight 0
+            if second:
+                runner_up[i] = 0
+            continue
         row = counts[i]
         if by_row and kind == SHARE_OF_LARGER:
             # The quotients first as products with 1 / max(a, b_j) = min(1/a, 1/b_j) (rounding
@@ -90,14 +120,25 @@ def lines_best(counts, row_sums, col_sums, kind, by_row):
                 best[i] = top_q
         elif by_row:  # n / a for one a is monotone in n (division rounds correctly): the largest count's
             top = np.int64(0)
-            for j in range(n_c):
-                top = max(top, np.int64(row[j]))
+            if known:
+                top = tops[i]
+            else:
+                for j in range(n_c):
+                    top = max(top, np.int64(row[j]))
             if top > 0:
                 first = n_c
                 for j in range(n_c):
                     first = min(first, j if row[j] == top else n_c)
                 at[i] = first
                 best[i] = np.float64(top) / a if kind == SHARE_OF_CLASS else np.float64(top)
+            if second:
+                tied = np.int64(0)
+                under = np.int64(0)
+                for j in range(n_c):
+                    count = np.int64(row[j])
+                    tied += count == top
+                    under = max(under, count if count < top else np.int64(0))
+                runner_up[i] = top if tied > 1 else under
         else:
             for j in range(n_c):
                 if row[j] > 0:
@@ -109,13 +150,19 @@ def lines_best(counts, row_sums, col_sums, kind, by_row):
                     if x > best[j]:
                         best[j] = x
                         at[j] = i
-    taken = np.zeros(n_c if by_row else n_r, dtype=np.bool_)
+    return best, at, _distinct(at, n_c if by_row else n_r)
+
+
+@njit(cache=True, nogil=True)
+def _distinct(at, n_across):
+    """Whether the lines' best cells (``at``, −1 for none) lie in distinct lines across."""
+    taken = np.zeros(n_across, dtype=np.bool_)
     for q in range(at.shape[0]):
         if at[q] >= 0:
             if taken[at[q]]:
-                return best, at, False
+                return False
             taken[at[q]] = True
-    return best, at, True
+    return True
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -263,11 +310,41 @@ def best_cells_match(counts: np.ndarray, cells) -> bool:
     return tied_cells_match(best_tied_cells(counts, cells), n_across)
 
 
-def line_best_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarray, kind: int):
-    """:func:`lines_best` of the grid's shorter side: (best, at, distinct, by_row)."""
+def line_best_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarray, kind: int,
+                    line_maxima: tuple[np.ndarray, np.ndarray] | None = None, runner_up: np.ndarray | None = None):
+    """:func:`lines_best` of the grid's shorter side: (best, at, distinct, by_row).
+    ``line_maxima``: the grid's rows' and columns' largest counts, where known (for ``COUNT``);
+    then ``runner_up`` (int64, one per line of the shorter side) receives each line's runner-up."""
     counts = np.ascontiguousarray(counts)
     by_row = counts.shape[0] <= counts.shape[1]
-    return (*lines_best(counts, row_sums, col_sums.astype(np.float64), kind, by_row), by_row)
+    tops = np.empty(0, dtype=np.int64)
+    if kind == COUNT and line_maxima is not None:
+        tops = np.asarray(line_maxima[0 if by_row else 1], dtype=np.int64)
+    second = np.empty(0, dtype=np.int64) if runner_up is None else runner_up
+    return (*lines_best(counts, row_sums, col_sums.astype(np.float64), kind, by_row, tops, second), by_row)
+
+
+def psi_from_count_cells(counts: np.ndarray, row_sums: np.ndarray, col_sums: np.ndarray, cells,
+                         runner_up: np.ndarray):
+    """PSI's :func:`line_best_cells` (n_ij / max(a_i, b_j)) read off the counts' (``cells``, with
+    each line's ``runner_up`` count), or None where that does not certify them.
+
+    A cell's weight is at most its count over its line's own size (max(a_i, b_j) ≥ a_i by rows),
+    so no other cell of a line weighs more than runner-up / size; where the best count's cell
+    weighs more than that (a clustering's dominant cells), it is the line's unique best weight —
+    rounding keeps the order, fl being monotone — and its weight is the quotient
+    :func:`lines_best` divides, the same bits. No pass over the grid."""
+    _, at, distinct, by_row = cells
+    own = (row_sums if by_row else col_sums).astype(np.float64)
+    line = np.flatnonzero(at >= 0)
+    rows, cols = (line, at[line]) if by_row else (at[line], line)
+    weight = counts[rows, cols].astype(np.float64) / np.maximum(row_sums[rows].astype(np.float64),
+                                                                  col_sums[cols].astype(np.float64))
+    if not np.all(weight > runner_up[line] / own[line]):
+        return None
+    best = np.zeros(at.shape[0])
+    best[line] = weight
+    return best, at, distinct, by_row
 
 
 def by_line_maxima(counts: np.ndarray, row_sums: np.ndarray, cells, kind: int,

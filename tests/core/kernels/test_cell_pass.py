@@ -67,6 +67,28 @@ def test_fast_path_keeps_its_own_copy_and_labels():
     assert metrics.evaluate(t, ["ari", "vi"]) == before
 
 
+def test_a_big_int64_array_is_copied_by_its_summary_pass():
+    """An int64 array in C order past the compiled pass's size is copied by the summary pass itself
+    (no pass of its own): the table holds its own copy — the caller's array may change —, the
+    rows' and columns' maxima the pass kept are the grid's, and a negative cell is still refused."""
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(12)
+    arr = rng.integers(0, 30, (300, 400))
+    arr[17] = 0  # an empty row: dropped, with its maximum
+    t = Contingency.from_table(arr)
+    kept = np.delete(arr, 17, axis=0)
+    assert t.grid is not None and not np.shares_memory(t.grid, arr)
+    assert np.array_equal(t.grid, kept)
+    row_top, col_top = t.__dict__["_grid_line_maxima"]
+    assert np.array_equal(row_top, kept.max(axis=1)) and np.array_equal(col_top, kept.max(axis=0))
+    before = metrics.evaluate(t, CELL_KEYS)
+    arr[:] = 1  # the caller's array changes; the table does not
+    assert np.array_equal(t.grid, kept) and metrics.evaluate(t, CELL_KEYS) == before
+    arr[250, 399] = -4
+    with pytest.raises(ValueError, match="negative cells, first at row 250, column 399"):
+        Contingency.from_table(arr)
+
+
 @pytest.mark.parametrize("arr, message", [
     (np.array([[1, -2], [3, 4]]), "negative cells, first at row 0, column 1"),
     (np.zeros((2, 3), dtype=np.int64), None),

@@ -53,21 +53,28 @@ def dominant_grid(rng, n_r: int, n_c: int, top: int, boost: int) -> np.ndarray:
     return grid
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 12), st.sampled_from([0, 1, 3, 50]),
-       st.sampled_from(sorted(KINDS)), st.integers(0, 2**32 - 1))
-def test_the_best_cells_are_numpy_s_and_their_matching_scipy_s(n_r, n_c, top, boost, kind, seed):
+       st.sampled_from(sorted(KINDS)), st.booleans(), st.integers(0, 2**32 - 1))
+def test_the_best_cells_are_numpy_s_and_their_matching_scipy_s(n_r, n_c, top, boost, kind, known, seed):
     """Each line's best weight is numpy's maximum to the bit and lies where numpy's argmax puts
     it (the first), the cells are declared distinct exactly when they are, and then the value is
     scipy's optimum. Few distinct counts make ties everywhere (PSI's quotients of equal counts
-    and equal sizes are equal: the candidates' exact division must keep the first)."""
+    and equal sizes are equal: the candidates' exact division must keep the first). ``known``:
+    the lines' largest counts handed in, as a grid's summary pass keeps them (the counts' pass
+    then only finds where they lie)."""
     rng = np.random.default_rng(seed)
     grid = dominant_grid(rng, n_r, n_c, top, boost)
     w = numpy_weights(grid, kind)
+    maxima = (grid.max(axis=1), grid.max(axis=0)) if known else None
+    runner_up = np.full(min(n_r, n_c), -7, dtype=np.int64) if known else None
     best, at, distinct, by_row = line_maxima.line_best_cells(grid, grid.sum(axis=1), grid.sum(axis=0),
-                                                                  KINDS[kind])
+                                                                  KINDS[kind], maxima, runner_up)
     assert by_row == (n_r <= n_c)
     lines = w if by_row else w.T
+    if known and kind == "count":  # each line's largest count but its best cell's (its top again if tied)
+        ranked = -np.sort(-lines, axis=1)
+        assert np.array_equal(runner_up, ranked[:, 1] if ranked.shape[1] > 1 else np.zeros(ranked.shape[0]))
     want_best = lines.max(axis=1)
     want_at = np.where(want_best > 0, lines.argmax(axis=1), -1)
     assert np.array_equal(best, want_best)
@@ -93,11 +100,47 @@ def test_psi_quotients_a_unit_of_rounding_apart_keep_numpy_s_best(n_r, n_c, seed
     counts = rng.integers(2**51, 2**51 + 64, (n_r, n_c))
     col_sums = (3 * counts.max(axis=0) + rng.integers(-3, 4, n_c)).astype(np.float64)
     row_sums = np.ones(n_r, dtype=np.int64)  # a_i below every b_j: the weight is n_ij / b_j
-    best, at, _ = line_maxima.lines_best(counts, row_sums, col_sums, line_maxima.SHARE_OF_LARGER, True)
+    best, at, _ = line_maxima.lines_best(counts, row_sums, col_sums, line_maxima.SHARE_OF_LARGER, True,
+                                         np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
     w = counts / np.maximum(row_sums[:, None].astype(np.float64), col_sums[None, :])
     assert np.ptp(w) < 64 * np.finfo(float).eps  # near-ties indeed
     np.testing.assert_array_equal(best, w.max(axis=1))
     np.testing.assert_array_equal(at, w.argmax(axis=1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 12), st.sampled_from([0, 1, 3, 50, 400]),
+       st.integers(0, 2**32 - 1))
+def test_psi_s_cells_read_off_the_counts_are_its_own_pass_s(n_r, n_c, top, boost, seed):
+    """Where the counts' best cells and runner-ups certify PSI's best cells (each weighs more than
+    its line's runner-up over the line's size), they are the cells and bits of PSI's own pass; a
+    clustering's dominant cells are certified in both orientations."""
+    rng = np.random.default_rng(seed)
+    grid = dominant_grid(rng, n_r, n_c, top, boost)
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    runner_up = np.zeros(min(n_r, n_c), dtype=np.int64)
+    counts = line_maxima.line_best_cells(grid, a, b, line_maxima.COUNT, (grid.max(axis=1), grid.max(axis=0)),
+                                         runner_up)
+    read = line_maxima.psi_from_count_cells(grid, a, b, counts, runner_up)
+    own = line_maxima.line_best_cells(grid, a, b, line_maxima.SHARE_OF_LARGER)
+    if boost == 400 and top <= 3:
+        assert read is not None
+    if read is not None:
+        assert np.array_equal(read[0], own[0]) and np.array_equal(read[1], own[1]) and read[2:] == own[2:]
+
+
+def test_psi_cells_are_not_read_off_counts_whose_runner_up_could_win():
+    """A row whose best count lies in a big cluster while a smaller count sits in a cluster no
+    larger than the class: the smaller count weighs more under PSI, and the counts' cells are not
+    taken for PSI's."""
+    grid = np.array([[50, 40, 0], [0, 5, 60], [1000, 0, 3]], dtype=np.int64)  # row 0: 50 / 1050 < 40 / 90
+    a, b = grid.sum(axis=1), grid.sum(axis=0)
+    runner_up = np.zeros(3, dtype=np.int64)
+    counts = line_maxima.line_best_cells(grid, a, b, line_maxima.COUNT, (grid.max(axis=1), grid.max(axis=0)),
+                                         runner_up)
+    assert counts[1][0] == 0 and runner_up[0] == 40
+    assert line_maxima.psi_from_count_cells(grid, a, b, counts, runner_up) is None
+    assert line_maxima.line_best_cells(grid, a, b, line_maxima.SHARE_OF_LARGER)[1][0] == 1
 
 
 def test_nca_by_rows_reads_the_count_s_cells():
@@ -218,3 +261,30 @@ def test_nca_and_psi_of_compiled_weights_are_those_of_numpy_s(monkeypatch, shape
     assert sorted(used) == ["share_of_class", "share_of_larger"]
     monkeypatch.setattr(normalised_matching, "compiled_grid_weights", lambda t, kind: None)
     assert metrics.evaluate(metrics.Contingency.from_table(grid), keys) == compiled
+
+
+@pytest.mark.parametrize("shape", [(300, 300), (260, 400), (400, 260)])
+def test_a_clustering_s_psi_reads_the_counts_cells_without_a_pass_of_its_own(monkeypatch, shape):
+    """A big clustering's table, every class with its own dominant cluster (both orientations): PSI
+    and PSI_s read their cells off the counts' (no PSI pass over the grid), with the values of
+    PSI's own pass and of scipy's assignment."""
+    counting.load_compiled()
+    grid = dominant_grid(np.random.default_rng(sum(shape)), *shape, 6, 300)
+    passes = []
+    real = line_maxima.line_best_cells
+
+    def spy(counts, row_sums, col_sums, kind, *known):
+        passes.append(kind)
+        return real(counts, row_sums, col_sums, kind, *known)
+
+    monkeypatch.setattr(line_maxima, "line_best_cells", spy)
+    read = metrics.evaluate(metrics.Contingency.from_table(grid), ["psi", "psi_simplified"])
+    assert passes == [line_maxima.COUNT]
+    monkeypatch.setattr(line_maxima, "psi_from_count_cells", lambda *args: None)
+    own = metrics.evaluate(metrics.Contingency.from_table(grid), ["psi", "psi_simplified"])
+    assert passes == [line_maxima.COUNT, line_maxima.COUNT, line_maxima.SHARE_OF_LARGER]
+    assert read == own
+    monkeypatch.setattr(matching, "line_maxima_matching", lambda t, kind: None)
+    monkeypatch.setattr(normalised_matching, "line_maxima_matching", lambda t, kind: None)
+    solved = metrics.evaluate(metrics.Contingency.from_table(grid), ["psi", "psi_simplified"])
+    assert read == pytest.approx(solved, rel=1e-14, abs=0)
